@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "ObservableCore",
+    // `Synchronization` (Atomic, Mutex) needs these minimums on Apple platforms; Linux has it always.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2), .macCatalyst(.v18)],
+    products: [
+        .library(name: "ObservableCore", targets: ["ObservableCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+    ],
+    targets: [
+        .macro(
+            name: "ObservableMacros",
+            dependencies: [
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "ObservableCore", dependencies: ["ObservableMacros"]),
+        .executableTarget(name: "Demo", dependencies: ["ObservableCore"]),
+        .testTarget(
+            name: "ObservableMacrosTests",
+            dependencies: [
+                "ObservableMacros",
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(name: "ObservableCoreTests", dependencies: ["ObservableCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
