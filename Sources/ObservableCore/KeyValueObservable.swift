@@ -1,0 +1,72 @@
+/// A class whose `@Observed` properties can be observed with ``observe(_:options:_:)``.
+///
+/// Conform, and mark the stored properties to observe with `@Observed`:
+///
+/// ```swift
+/// final class Person: KeyValueObservable {
+///     @Observed var name = ""
+/// }
+/// let person = Person()
+/// let token = person.observe(\.name, options: [.old, .new]) { person, change in
+///     print(change.oldValue!, "->", change.newValue!)
+/// }
+/// person.name = "Ann"   // prints " -> Ann"
+/// ```
+public protocol KeyValueObservable: AnyObject {}
+
+extension KeyValueObservable {
+    /// Observes the value at `keyPath`, calling `handler` synchronously on the setting thread.
+    ///
+    /// `keyPath` may be one `@Observed` property (`\.name`), a path through several
+    /// (`\.address?.city`), or a computed property reading `@Observed` ones. Every `@Observed`
+    /// property the path reads is a trigger; when an intermediate object is replaced the observation
+    /// moves to the new one and the old one no longer notifies. A component that is not `@Observed`
+    /// is read but is not a trigger. A `nil` intermediate gives a `nil` value.
+    ///
+    /// Every set notifies, even when the new value equals the old one, as in Cocoa.
+    /// The observation holds neither the observer nor `self` and ends when the token is cancelled
+    /// or released, or when `self` is deallocated.
+    ///
+    /// ```swift
+    /// let token = person.observe(\.address?.city, options: [.initial, .new]) { person, change in
+    ///     print("city:", change.newValue as Any)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keyPath: What to observe, rooted at this object.
+    ///   - options: What each ``ObservedChange`` carries and when it is sent; `[.old, .new]` by default.
+    ///   - handler: Called with this object and the change.
+    /// - Returns: The token that keeps the observation alive.
+    public func observe<Value>(
+        _ keyPath: KeyPath<Self, Value>,
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Self, ObservedChange<Value>) -> Void
+    ) -> ObservationToken {
+        ObservationToken(Registration.observe(self, keyPath, options: options, handler: handler))
+    }
+}
+
+enum Registration {
+    /// Resolves `keyPath` by a tracking evaluation and registers the cheapest observation that is
+    /// exact for it; delivers `.initial` after registering, as Cocoa does.
+    static func observe<Root: AnyObject, Value>(
+        _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions,
+        handler: @escaping (Root, ObservedChange<Value>) -> Void
+    ) -> any ObservationCore {
+        let (value, accesses) = Tracking.evaluate(root, keyPath)
+        // Direct when the path is exactly one @Observed property of the root: the property's key
+        // path (as reported by its getter) is the observed one, so its old/new values are the path's.
+        if accesses.count == 1, accesses[0].object === root, accesses[0].keyPath == keyPath,
+           let list = accesses[0].list as? PropertyObservers<Value> {
+            let observation = DirectObservation(list: list, keyPath: keyPath, options: options, handler: handler)
+            observation.register()
+            if options.contains(.initial) { observation.deliverInitial(root, value) }
+            return observation
+        }
+        let observation = PathObservation(root: root, keyPath: keyPath, options: options, handler: handler)
+        observation.register(accesses)
+        if options.contains(.initial) { observation.deliverInitial(root, value) }
+        return observation
+    }
+}

@@ -1,0 +1,163 @@
+import Synchronization
+
+/// Something that depends on properties found by tracking: told before and after each of them
+/// changes, and when one of their instances is deallocated.
+protocol PathDependent: AnyObject, Sendable {
+    /// Whether `dependencyWillChange` is wanted (old values or `.prior` notifications).
+    var wantsWillChange: Bool { get }
+    func dependencyWillChange()
+    func dependencyDidChange()
+    func dependencyEnded(_ link: any DependencyLink)
+}
+
+/// The registration of a `PathDependent` in one property's list.
+protocol DependencyLink: AnyObject, Sendable {
+    /// Identity of the list the link sits in (one per instance and property).
+    var listID: ObjectIdentifier { get }
+    /// Removes the link from its list; idempotent.
+    func detach()
+}
+
+/// A list entry that forwards a property's changes to a path observation.
+final class PathLink<Value>: Observer<Value>, DependencyLink, @unchecked Sendable {
+    private let list: PropertyObservers<Value>
+    private let dependent: any PathDependent
+
+    init(list: PropertyObservers<Value>, dependent: any PathDependent) {
+        self.list = list
+        self.dependent = dependent
+        super.init(wantsWillChange: dependent.wantsWillChange)
+    }
+
+    var listID: ObjectIdentifier { ObjectIdentifier(list) }
+
+    func detach() { list.remove(self) }
+
+    override func willChange(_ object: AnyObject, _ oldValue: Value) { dependent.dependencyWillChange() }
+    override func didChange(_ object: AnyObject, _ oldValue: Value, _ newValue: Value) { dependent.dependencyDidChange() }
+    override func listEnded() { dependent.dependencyEnded(self) }
+}
+
+/// An observation of a key path that is not a single `@Observed` property of the root: a nested path
+/// (`\.address?.city`), or a computed property that reads `@Observed` ones.
+///
+/// It is linked into the list of every `@Observed` property the path read when last evaluated. On a
+/// change of any of them the path is evaluated again with tracking, which gives the new value and
+/// the new dependencies; links move only if the dependencies differ (an intermediate object was
+/// replaced), so the old intermediate stops notifying and the new one starts.
+final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationCore, @unchecked Sendable {
+    /// Held weakly: observing never keeps the observed object alive. Written only in `init`.
+    private weak var root: Root?
+    private let keyPath: KeyPath<Root, Value>
+    private let options: ObservationOptions
+    private let handler: (Root, ObservedChange<Value>) -> Void
+    private let active = Atomic<Bool>(true)
+
+    private let lock = Lock()
+    /// Guarded by `lock`: one link per dependency, in the order the path read them.
+    private var links: [any DependencyLink] = []
+    /// Guarded by `lock`: old values taken before the store, consumed after it (a stack, because a
+    /// callback may set a dependency again before the outer change completes).
+    private var pendingOldValues: [Value] = []
+
+    init(root: Root, keyPath: KeyPath<Root, Value>, options: ObservationOptions,
+         handler: @escaping (Root, ObservedChange<Value>) -> Void) {
+        self.root = root
+        self.keyPath = keyPath
+        self.options = options
+        self.handler = handler
+    }
+
+    var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
+
+    var isActive: Bool { active.load(ordering: .acquiring) }
+
+    /// Links the observation into the lists found by the first evaluation.
+    func register(_ accesses: [TrackedAccess]) {
+        let stale = lock.withLock { relink(to: accesses) }
+        withExtendedLifetime(stale) {}
+    }
+
+    func deliverInitial(_ root: Root, _ value: Value) {
+        deliver(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
+    }
+
+    func cancel() {
+        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [Value]) in
+            var taken: [any DependencyLink] = []
+            var values: [Value] = []
+            swap(&taken, &links)
+            swap(&values, &pendingOldValues)
+            for link in taken { link.detach() }
+            return (taken, values)
+        }
+        // Released after the lock: the last references to links, old values and what they hold.
+        withExtendedLifetime((detached, oldValues)) {}
+    }
+
+    func dependencyWillChange() {
+        guard isActive, let root else { return }
+        let oldValue = Tracking.value(root, keyPath)
+        if options.contains(.old) {
+            lock.withLock { pendingOldValues.append(oldValue) }
+        }
+        if options.contains(.prior) {
+            deliver(root, options.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
+        }
+    }
+
+    func dependencyDidChange() {
+        guard isActive else { return }
+        guard let root else {
+            // The root was deallocated while an intermediate object lives on.
+            cancel()
+            return
+        }
+        let (newValue, accesses) = Tracking.evaluate(root, keyPath)
+        let (oldValue, stale) = lock.withLock { () -> (Value?, [any DependencyLink]) in
+            let oldValue = options.contains(.old) ? pendingOldValues.popLast() : nil
+            return (oldValue, isActive ? relink(to: accesses) : [])
+        }
+        withExtendedLifetime(stale) {}
+        deliver(root, options.change(old: oldValue, new: newValue, isPrior: false, keyPath: keyPath))
+    }
+
+    func dependencyEnded(_ link: any DependencyLink) {
+        let removed = lock.withLock { () -> (any DependencyLink)? in
+            guard let index = links.firstIndex(where: { $0 === link }) else { return nil }
+            return links.remove(at: index)
+        }
+        withExtendedLifetime(removed) {}
+        // Weak references read nil from the moment deinitialisation starts, so a root that is being
+        // deallocated (the usual reason a list ends) ends the observation here.
+        if root == nil { cancel() }
+    }
+
+    /// Moves the links to the lists in `accesses`. Called with `lock` held; returns the links it
+    /// detached so the caller can release them after unlocking. Lock order: this lock, then a list's.
+    private func relink(to accesses: [TrackedAccess]) -> [any DependencyLink] {
+        if links.count == accesses.count && zip(links, accesses).allSatisfy({ $0.listID == $1.listID }) {
+            return []
+        }
+        var current = Dictionary(links.map { ($0.listID, $0) }, uniquingKeysWith: { first, _ in first })
+        var relinked: [any DependencyLink] = []
+        relinked.reserveCapacity(accesses.count)
+        for access in accesses {
+            if let kept = current.removeValue(forKey: access.listID) {
+                relinked.append(kept)
+            } else if let link = access.list.attach(self) {
+                relinked.append(link)
+            }
+        }
+        let stale = Array(current.values)
+        for link in stale { link.detach() }
+        links = relinked
+        return stale
+    }
+
+    private func deliver(_ root: Root, _ change: ObservedChange<Value>) {
+        guard isActive else { return }
+        handler(root, change)
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+import Synchronization
+
+// How a key path is resolved without string tables: `observe` evaluates `root[keyPath: path]` while a
+// per-thread tracking frame is installed; each `@Observed` getter that runs reports its instance and
+// property to that frame. The reports, in order, are the dependencies of the path. Re-evaluating the
+// path with tracking after an intermediate object changed yields the new dependencies (re-wiring).
+//
+// The getter's cost when no thread is tracking is one relaxed atomic load of `trackingScopes`.
+
+/// How many tracking evaluations are running in the process, on any thread.
+@usableFromInline
+let trackingScopes = Atomic<Int>(0)
+
+/// `true` while some thread is resolving a key path.
+///
+/// Used by the `@Observed` macro; do not call directly.
+@_documentation(visibility: private)
+@inlinable
+public var _$isTracking: Bool {
+    trackingScopes.load(ordering: .relaxed) != 0
+}
+
+/// One `@Observed` property read during a tracking evaluation.
+struct TrackedAccess {
+    /// The instance whose property was read (kept alive while the access is held).
+    let object: AnyObject
+    /// That property's observer list on that instance.
+    let list: any ObserverListProtocol
+    /// The property's key path, rooted at the static type of the instance's class.
+    let keyPath: AnyKeyPath
+
+    var listID: ObjectIdentifier { ObjectIdentifier(list) }
+}
+
+/// The accesses recorded on one thread during one evaluation.
+final class TrackingFrame {
+    private(set) var accesses: [TrackedAccess] = []
+
+    func record(_ object: AnyObject, _ list: any ObserverListProtocol, _ keyPath: AnyKeyPath) {
+        let id = ObjectIdentifier(list)
+        // Paths are short; a property read twice (a computed property reading it twice) counts once.
+        if accesses.contains(where: { $0.listID == id }) { return }
+        accesses.append(TrackedAccess(object: object, list: list, keyPath: keyPath))
+    }
+
+    /// The frame installed on the current thread, if it is evaluating with tracking.
+    static var current: TrackingFrame? {
+        guard let raw = pthread_getspecific(trackingKey) else { return nil }
+        return Unmanaged<TrackingFrame>.fromOpaque(raw).takeUnretainedValue()
+    }
+}
+
+private let trackingKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "ObservableCore: pthread_key_create failed (\(status))")
+    return key
+}()
+
+enum Tracking {
+    /// Evaluates `root[keyPath: keyPath]`, returning the value and the `@Observed` properties it read.
+    static func evaluate<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> (value: Value, accesses: [TrackedAccess]) {
+        let frame = TrackingFrame()
+        let value = withFrame(frame) { root[keyPath: keyPath] }
+        return (value, frame.accesses)
+    }
+
+    /// Evaluates `root[keyPath: keyPath]` without recording anything, even inside a tracking
+    /// evaluation further up this thread's stack.
+    static func value<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> Value {
+        withFrame(nil) { root[keyPath: keyPath] }
+    }
+
+    private static func withFrame<Result>(_ frame: TrackingFrame?, _ body: () -> Result) -> Result {
+        let previous = pthread_getspecific(trackingKey)
+        pthread_setspecific(trackingKey, frame.map { Unmanaged.passUnretained($0).toOpaque() })
+        if frame != nil { trackingScopes.add(1, ordering: .relaxed) }
+        defer {
+            if frame != nil { trackingScopes.subtract(1, ordering: .relaxed) }
+            pthread_setspecific(trackingKey, previous)
+        }
+        return withExtendedLifetime(frame) { body() }
+    }
+}
