@@ -1,0 +1,76 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// Every problem `@Observed` reports, worded like the compiler's.
+enum ObservedDiagnostic: DiagnosticMessage {
+    case notAVariable
+    case letConstant
+    case computedProperty
+    case typeProperty(keyword: String)
+    case lazyProperty
+    case propertyWrapper(name: String)
+    case overridingProperty
+    case invalidContainer(detail: String?)
+    case tuplePattern
+    case multipleBindings
+    case missingTypeAndInitializer(name: String)
+
+    var message: String {
+        switch self {
+        case .notAVariable:
+            "'@Observed' can only be applied to a stored 'var' property of a class"
+        case .letConstant:
+            "'@Observed' cannot be applied to a 'let' constant"
+        case .computedProperty:
+            "'@Observed' cannot be applied to a computed property"
+        case .typeProperty(let keyword):
+            "'@Observed' cannot be applied to a '\(keyword)' property"
+        case .lazyProperty:
+            "'@Observed' cannot be applied to a 'lazy' property"
+        case .propertyWrapper(let name):
+            "'@Observed' cannot be combined with property wrapper '@\(name)'"
+        case .overridingProperty:
+            "'@Observed' cannot be applied to an overriding property; mark the superclass property '@Observed' instead"
+        case .invalidContainer(let detail):
+            "'@Observed' can only be applied to a stored property of a class" + (detail.map { "; \($0)" } ?? "")
+        case .tuplePattern:
+            "'@Observed' cannot be applied to a tuple pattern; declare each property separately"
+        case .multipleBindings:
+            "'@Observed' cannot be applied to a declaration with several bindings; declare each property separately"
+        case .missingTypeAndInitializer(let name):
+            "'@Observed' property '\(name)' needs a type annotation or an initial value"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        let id = switch self {
+        case .notAVariable: "notAVariable"
+        case .letConstant: "letConstant"
+        case .computedProperty: "computedProperty"
+        case .typeProperty: "typeProperty"
+        case .lazyProperty: "lazyProperty"
+        case .propertyWrapper: "propertyWrapper"
+        case .overridingProperty: "overridingProperty"
+        case .invalidContainer: "invalidContainer"
+        case .tuplePattern: "tuplePattern"
+        case .multipleBindings: "multipleBindings"
+        case .missingTypeAndInitializer: "missingTypeAndInitializer"
+        }
+        return MessageID(domain: "ObservableCore.Observed", id: id)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+}
+
+/// The fix-its `@Observed` offers where the mend is mechanical.
+struct ObservedFixIt: FixItMessage {
+    let message: String
+    let id: String
+
+    var fixItID: MessageID { MessageID(domain: "ObservableCore.Observed", id: id) }
+
+    static let replaceLetWithVar = ObservedFixIt(message: "Replace 'let' with 'var'", id: "replaceLetWithVar")
+    static let removeLazy = ObservedFixIt(message: "Remove 'lazy'", id: "removeLazy")
+    static let addTypeAnnotation = ObservedFixIt(message: "Add a type annotation", id: "addTypeAnnotation")
+    static let splitDeclaration = ObservedFixIt(message: "Split into one '@Observed' declaration per property", id: "splitDeclaration")
+}

@@ -1,0 +1,9 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct ObservableMacrosPlugin: CompilerPlugin {
+    let providingMacros: [Macro.Type] = [
+        ObservedMacro.self,
+    ]
+}

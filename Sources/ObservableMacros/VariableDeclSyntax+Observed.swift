@@ -1,0 +1,225 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+extension VariableDeclSyntax {
+    /// The single binding of an eligible declaration.
+    var observedBinding: PatternBindingSyntax? {
+        bindings.count == 1 ? bindings.first : nil
+    }
+
+    /// The declared name as written (backticks kept) of an eligible declaration.
+    var observedIdentifier: TokenSyntax? {
+        observedBinding?.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed
+    }
+
+    func hasModifier(_ keyword: Keyword) -> Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
+    }
+
+    /// `true` when the binding has accessors other than `willSet`/`didSet` (which still mean stored).
+    var isComputed: Bool {
+        guard let accessorBlock = observedBinding?.accessorBlock ?? bindings.first?.accessorBlock else { return false }
+        switch accessorBlock.accessors {
+        case .getter:
+            return true
+        case .accessors(let accessors):
+            return accessors.contains {
+                $0.accessorSpecifier.tokenKind != .keyword(.willSet) && $0.accessorSpecifier.tokenKind != .keyword(.didSet)
+            }
+        }
+    }
+
+    /// Several bindings or a tuple pattern: the compiler never runs accessor macros on these (it
+    /// reports "can only apply to a single variable"), so only the peer role can explain them.
+    var isSingleIdentifierBinding: Bool {
+        bindings.count == 1 && bindings.first?.pattern.is(IdentifierPatternSyntax.self) == true
+    }
+
+    /// The eligibility predicate of `@Observed`: every reason this declaration cannot be observed,
+    /// as diagnostics anchored on the offending syntax, with fix-its where the mend is mechanical.
+    func observedProblems(attribute: AttributeSyntax, lexicalContext: [Syntax]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        func report(_ node: some SyntaxProtocol, _ message: ObservedDiagnostic, fixIts: [FixIt] = []) {
+            problems.append(Diagnostic(node: Syntax(node), message: message, fixIts: fixIts))
+        }
+
+        if let detail = Self.containerProblem(lexicalContext) {
+            report(attribute, .invalidContainer(detail: detail))
+        }
+        if bindingSpecifier.tokenKind == .keyword(.let) {
+            report(bindingSpecifier, .letConstant, fixIts: [
+                FixIt(message: ObservedFixIt.replaceLetWithVar, changes: [
+                    .replace(oldNode: Syntax(bindingSpecifier), newNode: Syntax(bindingSpecifier.with(\.tokenKind, .keyword(.var)))),
+                ]),
+            ])
+        }
+        for modifier in modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.static), .keyword(.class):
+                report(modifier, .typeProperty(keyword: modifier.name.text))
+            case .keyword(.lazy):
+                report(modifier, .lazyProperty, fixIts: [
+                    FixIt(message: ObservedFixIt.removeLazy, changes: [
+                        .replace(oldNode: Syntax(modifiers), newNode: Syntax(modifiers.filter { $0.name.tokenKind != .keyword(.lazy) })),
+                    ]),
+                ])
+            case .keyword(.override):
+                report(modifier, .overridingProperty)
+            default:
+                break
+            }
+        }
+        for case .attribute(let other) in attributes where Self.isPropertyWrapper(other, besides: attribute) {
+            report(other, .propertyWrapper(name: other.attributeName.trimmedDescription))
+        }
+        if bindings.count > 1 {
+            report(bindings.dropFirst().first!, .multipleBindings, fixIts: splitFixIt.map { [$0] } ?? [])
+        } else if let binding = bindings.first {
+            if binding.pattern.is(TuplePatternSyntax.self) {
+                report(binding.pattern, .tuplePattern)
+            } else if isComputed {
+                report(binding.pattern, .computedProperty)
+            } else if binding.typeAnnotation == nil, binding.initializer == nil {
+                report(binding.pattern, .missingTypeAndInitializer(name: binding.pattern.trimmedDescription), fixIts: [
+                    FixIt(message: ObservedFixIt.addTypeAnnotation, changes: [
+                        .replace(oldNode: Syntax(binding), newNode: Syntax(binding.with(\.typeAnnotation, TypeAnnotationSyntax(
+                            colon: .colonToken(trailingTrivia: .space),
+                            type: IdentifierTypeSyntax(name: .identifier("<#Type#>"))
+                        )))),
+                    ]),
+                ])
+            }
+        }
+        return problems
+    }
+
+    /// Why the innermost declaration around the property is not a class, or `nil` when it is one.
+    /// An empty detail means "not inside a type at all".
+    private static func containerProblem(_ lexicalContext: [Syntax]) -> String?? {
+        guard let container = lexicalContext.first else { return .some(nil) }
+        if container.is(ClassDeclSyntax.self) { return nil }
+        if let decl = container.as(StructDeclSyntax.self) { return "'\(decl.name.text)' is a struct" }
+        if let decl = container.as(EnumDeclSyntax.self) { return "'\(decl.name.text)' is an enum" }
+        if let decl = container.as(ActorDeclSyntax.self) { return "'\(decl.name.text)' is an actor" }
+        if let decl = container.as(ProtocolDeclSyntax.self) { return "'\(decl.name.text)' is a protocol" }
+        if container.is(ExtensionDeclSyntax.self) { return "stored properties cannot be declared in an extension" }
+        return .some(nil)
+    }
+
+    /// Custom attributes are property wrappers unless they are this macro or a global actor.
+    /// Built-in attributes (`@available`, `@objc`, …) start with a lowercase letter or an underscore.
+    private static func isPropertyWrapper(_ attribute: AttributeSyntax, besides observed: AttributeSyntax) -> Bool {
+        if attribute == observed { return false }
+        let name = attribute.attributeName.trimmedDescription
+        let last = name.split(separator: ".").last.map(String.init) ?? name
+        guard let first = last.first, first.isUppercase else { return false }
+        return last != "Observed" && !last.hasSuffix("Actor")
+    }
+
+    /// Rewrites `var a = 1, b: Int` as one `@Observed` declaration per binding; a binding without a
+    /// type annotation borrows the next one's (`var a, b: Int` declares both as `Int`).
+    private var splitFixIt: FixIt? {
+        let list = Array(bindings)
+        guard list.allSatisfy({ $0.pattern.is(IdentifierPatternSyntax.self) }) else { return nil }
+        let indentation = leadingTrivia.reversed().prefix { !$0.isNewline }.reversed()
+        var declarations: [String] = []
+        for (index, binding) in list.enumerated() {
+            var single = binding.with(\.trailingComma, nil).trimmed
+            if single.typeAnnotation == nil, single.initializer == nil,
+               let borrowed = list[index...].lazy.compactMap(\.typeAnnotation).first {
+                single = single.with(\.typeAnnotation, borrowed.trimmed)
+            }
+            let declaration = with(\.bindings, [single]).with(\.leadingTrivia, []).with(\.trailingTrivia, [])
+            declarations.append(declaration.description)
+        }
+        let separator = "\n" + Trivia(pieces: Array(indentation)).description
+        let replacement: DeclSyntax = "\(leadingTrivia)\(raw: declarations.joined(separator: separator))\(trailingTrivia)"
+        return FixIt(message: ObservedFixIt.splitDeclaration, changes: [
+            .replace(oldNode: Syntax(self), newNode: Syntax(replacement)),
+        ])
+    }
+
+    /// The backing storage: private, same type, initial value and ownership (`weak`, `unowned`),
+    /// carrying the user's `willSet`/`didSet`, whose references to the property itself are redirected
+    /// to the storage. That keeps Swift's rule that a property assigned inside its own observer is
+    /// stored directly, without running the observers (or notifying) again.
+    func observedStorage(named storage: String, property: String) -> DeclSyntax {
+        let binding = observedBinding!
+        let kept = modifiers.filter { modifier in
+            switch modifier.name.tokenKind {
+            case .keyword(.weak), .keyword(.unowned), .keyword(.nonisolated): true
+            default: false
+            }
+        }
+        let availability = attributes.filter {
+            if case .attribute(let attribute) = $0 { return attribute.attributeName.trimmedDescription == "available" }
+            return false
+        }
+        var observers: AccessorBlockSyntax?
+        if case .accessors(let accessors) = binding.accessorBlock?.accessors {
+            let rewriter = StorageReferenceRewriter(property: property, storage: storage)
+            let moved = accessors.map { accessor in
+                guard let body = accessor.body, !rewriter.isShadowed(in: body) else { return accessor.trimmed }
+                return accessor.with(\.body, rewriter.rewrite(body).cast(CodeBlockSyntax.self)).trimmed
+            }
+            observers = AccessorBlockSyntax(accessors: .accessors(AccessorDeclListSyntax(moved)))
+        }
+        let declaration = VariableDeclSyntax(
+            attributes: availability,
+            modifiers: [DeclModifierSyntax(name: .keyword(.private))] + kept.map { $0.trimmed },
+            bindingSpecifier: .keyword(.var),
+            bindings: [
+                PatternBindingSyntax(
+                    pattern: IdentifierPatternSyntax(identifier: .identifier(storage)),
+                    typeAnnotation: binding.typeAnnotation?.trimmed,
+                    initializer: binding.initializer?.trimmed,
+                    accessorBlock: observers
+                ),
+            ]
+        )
+        return DeclSyntax(declaration)
+    }
+}
+
+/// Redirects `name` and `self.name` to the storage inside the property's own observers.
+final class StorageReferenceRewriter: SyntaxRewriter {
+    let property: String
+    let storage: String
+
+    init(property: String, storage: String) {
+        self.property = property
+        self.storage = storage
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    /// Whether the body declares something with the property's name, in which case a bare name may
+    /// mean that local and nothing is rewritten.
+    func isShadowed(in body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            token.identifierText == property
+                && (token.parent?.is(IdentifierPatternSyntax.self) == true
+                    || token.parent?.is(ClosureShorthandParameterSyntax.self) == true
+                    || token.parent?.is(ClosureParameterSyntax.self) == true)
+        }
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
+        guard node.baseName.identifierText == property else { return ExprSyntax(node) }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName == node {
+            // `x.name`: only `self.name` is the property itself.
+            guard let base = member.base?.as(DeclReferenceExprSyntax.self), base.baseName.tokenKind == .keyword(.self) else {
+                return ExprSyntax(node)
+            }
+        }
+        return ExprSyntax(node.with(\.baseName, node.baseName.with(\.tokenKind, .identifier(storage))))
+    }
+}
+
+extension TokenSyntax {
+    /// The identifier without backticks, or `nil` for other tokens.
+    var identifierText: String? {
+        guard case .identifier(let text) = tokenKind else { return nil }
+        return text.hasPrefix("`") && text.hasSuffix("`") && text.count > 1 ? String(text.dropFirst().dropLast()) : text
+    }
+}

@@ -1,0 +1,135 @@
+import ObservableMacros
+import SwiftDiagnostics
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+let observedMacros: [String: MacroSpec] = ["Observed": MacroSpec(type: ObservedMacro.self)]
+
+/// `assertMacroExpansion` reporting through Swift Testing: every mismatch becomes an `Issue` at the
+/// caller's line. (The XCTest-flavoured assertion reports nothing inside a `@Test` on swift-syntax
+/// 600–603, so a wrong expansion would pass silently.)
+func assertObservedExpansion(
+    _ source: String,
+    expandedSource: String,
+    diagnostics: [DiagnosticSpec] = [],
+    applyFixIts: [String]? = nil,
+    fixedSource: String? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    assertMacroExpansion(
+        source,
+        expandedSource: expandedSource,
+        diagnostics: diagnostics,
+        macroSpecs: observedMacros,
+        applyFixIts: applyFixIts,
+        fixedSource: fixedSource,
+        failureHandler: { failure in
+            Issue.record(
+                Comment(rawValue: failure.message),
+                sourceLocation: SourceLocation(
+                    fileID: failure.location.fileID,
+                    filePath: failure.location.filePath,
+                    line: failure.location.line,
+                    column: failure.location.column
+                )
+            )
+        },
+        fileID: fileID,
+        filePath: filePath,
+        line: line,
+        column: column
+    )
+}
+
+/// The accessors `@Observed` generates for a property, indented for a member of a top-level class.
+/// `uniqueSuffix` is what `makeUniqueName` appends for the n-th property expanded in one source
+/// (`""`, then `"0"`, `"1"`, …). `appendedToObservers` mirrors how the harness prints accessors added
+/// after a user's `willSet`/`didSet`: separated by blank lines.
+func observedAccessors(_ name: String, initAccessor: Bool, uniqueSuffix: String = "", appendedToObservers: Bool = false) -> String {
+    let change = "__macro_local_6changefMu\(uniqueSuffix)_"
+    var accessors: [String] = []
+    if initAccessor {
+        accessors.append("""
+                @storageRestrictions(initializes: _\(name))
+                init(initialValue) {
+                    _\(name) = initialValue
+                }
+        """)
+    }
+    accessors.append("""
+            get {
+                if ObservableCore._$isTracking {
+                    _$\(name)._$track(self, \\.\(name))
+                }
+                return _\(name)
+            }
+    """)
+    accessors.append("""
+            set {
+                guard _$\(name)._$isObserved else {
+                    _\(name) = newValue
+                    return
+                }
+                let \(change) = _$\(name)._$willSet(self, _\(name))
+                _\(name) = newValue
+                _$\(name)._$didSet(self, \(change), _\(name))
+            }
+    """)
+    accessors.append("""
+            _modify {
+                guard _$\(name)._$isObserved else {
+                    yield &_\(name)
+                    return
+                }
+                let \(change) = _$\(name)._$willSet(self, _\(name))
+                defer {
+                    _$\(name)._$didSet(self, \(change), _\(name))
+                }
+                yield &_\(name)
+            }
+    """)
+    return accessors.joined(separator: appendedToObservers ? "\n\n" : "\n")
+}
+
+/// Runs only the peer role of `@Observed` on the first `@Observed` variable of `source` (whose
+/// enclosing type is its lexical context), returning its diagnostics as "line:column: message" and,
+/// for each diagnostic with a fix-it, `source` with that fix-it applied.
+func peerRoleDiagnostics(_ source: String) throws -> (diagnostics: [String], fixedSources: [String]) {
+    let file = Parser.parse(source: source)
+    let attribute = try #require(file.tokens(viewMode: .sourceAccurate)
+        .first { $0.text == "Observed" }?.ancestor(AttributeSyntax.self))
+    let declaration = try #require(attribute.ancestor(VariableDeclSyntax.self))
+    let container = try #require(declaration.ancestor(ClassDeclSyntax.self))
+    let context = BasicMacroExpansionContext(lexicalContext: [Syntax(container)])
+    _ = try ObservedMacro.expansion(of: attribute, providingPeersOf: declaration, in: context)
+    let converter = SourceLocationConverter(fileName: "test.swift", tree: file)
+    let diagnostics = context.diagnostics.map { diagnostic in
+        let location = diagnostic.location(converter: converter)
+        return "\(location.line):\(location.column): \(diagnostic.message)"
+    }
+    let fixedSources = context.diagnostics.flatMap(\.fixIts).map { fixIt in
+        var text = Array(source.utf8)
+        for edit in fixIt.edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            text.replaceSubrange(edit.range.lowerBound.utf8Offset..<edit.range.upperBound.utf8Offset, with: Array(edit.replacement.utf8))
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+    return (diagnostics, fixedSources)
+}
+
+extension SyntaxProtocol {
+    func ancestor<Node: SyntaxProtocol>(_: Node.Type) -> Node? {
+        var current = parent
+        while let node = current {
+            if let match = node.as(Node.self) { return match }
+            current = node.parent
+        }
+        return nil
+    }
+}

@@ -1,0 +1,327 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite("@Observed diagnostics")
+struct ObservedDiagnosticsTests {
+    @Test("'let' is rejected on the 'let', with a fix-it to 'var'")
+    func letConstant() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed let name: String = ""
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                let name: String = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to a 'let' constant", line: 2, column: 15,
+                    fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
+            ],
+            applyFixIts: ["Replace 'let' with 'var'"],
+            fixedSource: """
+            final class Person {
+                @Observed var name: String = ""
+            }
+            """
+        )
+    }
+
+    @Test("computed properties are rejected, with or without explicit 'get'")
+    func computedProperty() {
+        // One property per source: with two, the harness reports the second at the first's line
+        // (the compiler places both correctly).
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed var initials: String { "A" }
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var initials: String { "A" }
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'@Observed' cannot be applied to a computed property", line: 2, column: 19),
+            ]
+        )
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed var nickname: String {
+                    get { "" }
+                    set {}
+                }
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var nickname: String {
+                    get { "" }
+                    set {}
+                }
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'@Observed' cannot be applied to a computed property", line: 2, column: 19),
+            ]
+        )
+    }
+
+    @Test("'static' and 'class' properties are rejected on the modifier")
+    func typeProperties() {
+        assertObservedExpansion(
+            """
+            final class Counter {
+                @Observed static var total = 0
+                @Observed class var shared = 0
+            }
+            """,
+            expandedSource: """
+            final class Counter {
+                static var total = 0
+                class var shared = 0
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'@Observed' cannot be applied to a 'static' property", line: 2, column: 15),
+                DiagnosticSpec(message: "'@Observed' cannot be applied to a 'class' property", line: 3, column: 15),
+            ]
+        )
+    }
+
+    @Test("'lazy' is rejected, with a fix-it removing it")
+    func lazyProperty() {
+        assertObservedExpansion(
+            """
+            final class Cache {
+                @Observed lazy var table: [Int] = []
+            }
+            """,
+            expandedSource: """
+            final class Cache {
+                lazy var table: [Int] = []
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to a 'lazy' property", line: 2, column: 15,
+                    fixIts: [FixItSpec(message: "Remove 'lazy'")]),
+            ],
+            applyFixIts: ["Remove 'lazy'"],
+            fixedSource: """
+            final class Cache {
+                @Observed var table: [Int] = []
+            }
+            """
+        )
+    }
+
+    @Test("property wrappers are rejected on the wrapper; global actors are fine")
+    func propertyWrapper() {
+        assertObservedExpansion(
+            """
+            final class Form {
+                @Observed @Clamped var level: Int = 0
+            }
+            """,
+            expandedSource: """
+            final class Form {
+                @Clamped var level: Int = 0
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'@Observed' cannot be combined with property wrapper '@Clamped'", line: 2, column: 15),
+            ]
+        )
+    }
+
+    @Test("overriding properties are rejected")
+    func overridingProperty() {
+        assertObservedExpansion(
+            """
+            final class Student: Person {
+                @Observed override var name: String = ""
+            }
+            """,
+            expandedSource: """
+            final class Student: Person {
+                override var name: String = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to an overriding property; mark the superclass property '@Observed' instead",
+                    line: 2, column: 15),
+            ]
+        )
+    }
+
+    @Test("members of structs, enums, actors and protocols are rejected on the attribute",
+          arguments: [
+              ("struct Point", "'Point' is a struct"),
+              ("enum Mode", "'Mode' is an enum"),
+              ("actor Store", "'Store' is an actor"),
+              ("protocol Named", "'Named' is a protocol"),
+          ])
+    func nonClassContainer(declaration: String, detail: String) {
+        assertObservedExpansion(
+            """
+            \(declaration) {
+                @Observed var x: Int = 0
+            }
+            """,
+            expandedSource: """
+            \(declaration) {
+                var x: Int = 0
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' can only be applied to a stored property of a class; \(detail)", line: 2, column: 5),
+            ]
+        )
+    }
+
+    @Test("extensions and top-level variables are rejected")
+    func extensionAndGlobal() {
+        assertObservedExpansion(
+            """
+            extension Person {
+                @Observed var nickname: String = ""
+            }
+            @Observed var global: Int = 0
+            """,
+            expandedSource: """
+            extension Person {
+                var nickname: String = ""
+            }
+            var global: Int = 0
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' can only be applied to a stored property of a class; stored properties cannot be declared in an extension",
+                    line: 2, column: 5),
+                DiagnosticSpec(message: "'@Observed' can only be applied to a stored property of a class", line: 4, column: 1),
+            ]
+        )
+    }
+
+    @Test("tuple patterns are rejected on the pattern")
+    func tuplePattern() {
+        assertObservedExpansion(
+            """
+            final class Size {
+                @Observed var (width, height) = (0, 0)
+            }
+            """,
+            expandedSource: """
+            final class Size {
+                var (width, height) = (0, 0)
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to a tuple pattern; declare each property separately",
+                    line: 2, column: 19),
+            ]
+        )
+    }
+
+    @Test("several bindings are rejected, with a fix-it splitting them (a missing type is borrowed)")
+    func multipleBindings() throws {
+        // The expansion harness refuses to run any role on several bindings; the compiler still runs
+        // the peer role, which reports this. So this calls the peer role directly.
+        let source = """
+            final class Size {
+                @Observed var width, height: Int, depth = 0
+            }
+            """
+        let (diagnostics, fixed) = try peerRoleDiagnostics(source)
+        #expect(diagnostics == [
+            "2:26: '@Observed' cannot be applied to a declaration with several bindings; declare each property separately",
+        ])
+        #expect(fixed == [
+            """
+            final class Size {
+                @Observed var width: Int
+                @Observed var height: Int
+                @Observed var depth = 0
+            }
+            """,
+        ])
+    }
+
+    @Test("a property with neither type nor initial value is rejected, with a fix-it adding a type")
+    func missingTypeAndInitializer() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed var name
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' property 'name' needs a type annotation or an initial value", line: 2, column: 19,
+                    fixIts: [FixItSpec(message: "Add a type annotation")]),
+            ],
+            applyFixIts: ["Add a type annotation"],
+            fixedSource: """
+            final class Person {
+                @Observed var name: <#Type#>
+            }
+            """
+        )
+    }
+
+    @Test("several problems are all reported")
+    func severalProblems() {
+        assertObservedExpansion(
+            """
+            struct Config {
+                @Observed static let limit: Int = 0
+            }
+            """,
+            expandedSource: """
+            struct Config {
+                static let limit: Int = 0
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'@Observed' can only be applied to a stored property of a class; 'Config' is a struct", line: 2, column: 5),
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to a 'let' constant", line: 2, column: 22,
+                    fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
+                DiagnosticSpec(message: "'@Observed' cannot be applied to a 'static' property", line: 2, column: 15),
+            ]
+        )
+    }
+
+    @Test("functions are rejected")
+    func function() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed func greet() {}
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                func greet() {}
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'@Observed' can only be applied to a stored 'var' property of a class", line: 2, column: 5),
+            ]
+        )
+    }
+}

@@ -1,0 +1,294 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite("@Observed expansion")
+struct ObservedExpansionTests {
+    // How to read these expectations: the test harness prints the user's own `willSet`/`didSet` still
+    // on the property, and drops the property's initial value when no `init` accessor is generated.
+    // The compiler ignores both there (the storage has the initial value and the observers); the
+    // behaviour tests pin that down (`ObservedPropertyTests`: observers run once per set, an initial
+    // value is evaluated once).
+
+    @Test("a typed property without an initial value gets an init accessor")
+    func typedWithoutInitializer() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed var name: String
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name: String {
+            \(observedAccessors("name", initAccessor: true))
+                }
+
+                private var _name: String
+
+                private let _$name = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("an initial value without a type annotation is kept, and inferred for the storage")
+    func inferredFromInitializer() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed var age = 0
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var age {
+            \(observedAccessors("age", initAccessor: false))
+                }
+
+                private var _age = 0
+
+                private let _$age = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("an optional without an initial value")
+    func optionalWithoutInitializer() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed var address: Address?
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var address: Address? {
+            \(observedAccessors("address", initAccessor: true))
+                }
+
+                private var _address: Address?
+
+                private let _$address = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("weak and unowned references keep their ownership on the storage")
+    func ownership() {
+        assertObservedExpansion(
+            """
+            final class Node {
+                @Observed weak var parent: Node?
+                @Observed unowned(unsafe) var owner: Node
+            }
+            """,
+            expandedSource: """
+            final class Node {
+                weak var parent: Node? {
+            \(observedAccessors("parent", initAccessor: true))
+                }
+
+                private weak var _parent: Node?
+
+                private let _$parent = ObservableCore._$ObservationSlot()
+                unowned(unsafe) var owner: Node {
+            \(observedAccessors("owner", initAccessor: true, uniqueSuffix: "0"))
+                }
+
+                private unowned(unsafe) var _owner: Node
+
+                private let _$owner = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("access levels stay on the property; storage and slot are private")
+    func accessLevels() {
+        assertObservedExpansion(
+            """
+            open class Account {
+                @Observed public private(set) var balance: Int = 0
+                @Observed open var title: String = ""
+            }
+            """,
+            expandedSource: """
+            open class Account {
+                public private(set) var balance: Int {
+            \(observedAccessors("balance", initAccessor: false))
+                }
+
+                private var _balance: Int = 0
+
+                private let _$balance = ObservableCore._$ObservationSlot()
+                open var title: String {
+            \(observedAccessors("title", initAccessor: false, uniqueSuffix: "0"))
+                }
+
+                private var _title: String = ""
+
+                private let _$title = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("generic and @MainActor classes expand the same way")
+    func genericAndMainActor() {
+        assertObservedExpansion(
+            """
+            @MainActor final class Box<T> {
+                @Observed var value: T
+            }
+            """,
+            expandedSource: """
+            @MainActor final class Box<T> {
+                var value: T {
+            \(observedAccessors("value", initAccessor: true))
+                }
+
+                private var _value: T
+
+                private let _$value = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("a backticked name keeps its backticks in the key path only")
+    func backtickedName() {
+        assertObservedExpansion(
+            """
+            final class Settings {
+                @Observed var `default`: Bool = false
+            }
+            """,
+            expandedSource: """
+            final class Settings {
+                var `default`: Bool {
+                    get {
+                        if ObservableCore._$isTracking {
+                            _$default._$track(self, \\.`default`)
+                        }
+                        return _default
+                    }
+                    set {
+                        guard _$default._$isObserved else {
+                            _default = newValue
+                            return
+                        }
+                        let __macro_local_6changefMu_ = _$default._$willSet(self, _default)
+                        _default = newValue
+                        _$default._$didSet(self, __macro_local_6changefMu_, _default)
+                    }
+                    _modify {
+                        guard _$default._$isObserved else {
+                            yield &_default
+                            return
+                        }
+                        let __macro_local_6changefMu_ = _$default._$willSet(self, _default)
+                        defer {
+                            _$default._$didSet(self, __macro_local_6changefMu_, _default)
+                        }
+                        yield &_default
+                    }
+                }
+
+                private var _default: Bool = false
+
+                private let _$default = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("willSet/didSet move to the storage, where the property's own name means the storage")
+    func observersMoveToStorage() {
+        assertObservedExpansion(
+            """
+            final class Gauge {
+                @Observed var level: Int = 0 {
+                    willSet(next) { print(level, self.level, next, other.level) }
+                    didSet { if level > 10 { self.level = 10 } }
+                }
+            }
+            """,
+            expandedSource: """
+            final class Gauge {
+                var level: Int {
+                    willSet(next) { print(level, self.level, next, other.level) }
+                    didSet { if level > 10 { self.level = 10 } }
+            \(observedAccessors("level", initAccessor: false, appendedToObservers: true))
+                }
+
+                private var _level: Int = 0 {
+                    willSet(next) {
+                        print(_level, self._level, next, other.level)
+                    }
+                    didSet {
+                        if _level > 10 {
+                            self._level = 10
+                        }
+                    }
+                }
+
+                private let _$level = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("an observer body that declares its own 'level' is moved untouched")
+    func shadowedNameIsNotRewritten() {
+        assertObservedExpansion(
+            """
+            final class Gauge {
+                @Observed var level: Int = 0 {
+                    didSet { let level = oldValue; print(level) }
+                }
+            }
+            """,
+            expandedSource: """
+            final class Gauge {
+                var level: Int {
+                    didSet { let level = oldValue; print(level) }
+            \(observedAccessors("level", initAccessor: false, appendedToObservers: true))
+                }
+
+                private var _level: Int = 0 {
+                    didSet {
+                        let level = oldValue;
+                        print(level)
+                    }
+                }
+
+                private let _$level = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("@available is copied to the storage; other attributes are not")
+    func availabilityIsCopied() {
+        assertObservedExpansion(
+            """
+            final class Feature {
+                @available(*, deprecated) @Observed var flag: Bool = false
+            }
+            """,
+            expandedSource: """
+            final class Feature {
+                @available(*, deprecated) var flag: Bool {
+            \(observedAccessors("flag", initAccessor: false))
+                }
+
+                @available(*, deprecated) private var _flag: Bool = false
+
+                private let _$flag = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+}
