@@ -43,7 +43,8 @@ extension KeyValueObservable {
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Self, ObservedChange<Value>) -> Void
     ) -> ObservationToken {
-        ObservationToken(Registration.observe(self, keyPath, options: options, handler: handler))
+        let observation = Registration.observe(self, keyPath, options: options, handler: handler)
+        return ObservationToken(observation)
     }
 }
 

@@ -1,7 +1,7 @@
 /// An observation that lasts as long as this token: cancel it, or let it go, to stop observing.
 ///
-/// Like `NSKeyValueObservation` and `AnyCancellable`: the token holds nothing but the observation
-/// (neither the observed object nor the observer), `cancel()` is idempotent and may be called from
+/// Like `NSKeyValueObservation` and `AnyCancellable`: the token holds neither the observed object nor
+/// the observer, `cancel()` is idempotent and may be called from
 /// any thread or from inside any callback, and the token's `deinit` cancels. After `cancel()`
 /// returns no new callback of the observation starts; one already running on another thread
 /// finishes. When the observed object is deallocated the observation ends by itself and
@@ -12,25 +12,31 @@
 /// person.observe(\.name) { _, change in print(change.newValue!) }.store(in: &tokens)
 /// tokens.removeAll()   // ends the observation
 /// ```
-public final class ObservationToken: Hashable, Sendable {
-    private let observation: any ObservationCore
+public final class ObservationToken: Hashable, @unchecked Sendable {
+    // The observed side owns the observation (its property lists hold it, as Cocoa's observation
+    // info does); the token only refers to it. So when the observed object is deallocated the
+    // observation and everything its handler captured are freed, even while the token lives on:
+    // a handler that captures the token's owner does not keep it alive past the observed object.
+    // Written only in `init` (hence `@unchecked Sendable`; `weak let` needs Swift 6.2).
+    private weak var observation: (any ObservationCore)?
 
     init(_ observation: any ObservationCore) {
         self.observation = observation
     }
 
     deinit {
-        observation.cancel()
+        observation?.cancel()
     }
 
     /// Ends the observation. Calling it again, or after the observed object died, does nothing.
     public func cancel() {
-        observation.cancel()
+        observation?.cancel()
     }
 
-    /// `true` until the observation is cancelled or its observed object is deallocated.
+    /// `true` until the observation is cancelled or its observed object is deallocated; `false` from
+    /// the start when the key path reads no `@Observed` property (nothing could ever notify).
     public var isActive: Bool {
-        observation.isActive
+        observation?.isActive ?? false
     }
 
     /// Keeps the token in `set`; the observation lasts until the token is removed from it.
