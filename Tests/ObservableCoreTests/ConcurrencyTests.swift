@@ -1,0 +1,144 @@
+import Foundation
+import ObservableCore
+import Testing
+
+// Stored values follow Swift's rules (the user synchronises the model): in these tests each
+// @Observed property has one writer thread and is not read by others while it writes. What runs
+// concurrently is what the library owns: the observer lists, tokens, tracking, and cleanup.
+
+@Suite("Threads")
+struct ConcurrencyTests {
+    @Test("notify and cancel race on one property: no lost notification, none after cancel returned")
+    func notifyWhileCancelling() {
+        let sets = 3_000
+        nonisolated(unsafe) let person = Person()
+        let progress = Counter()
+
+        // Alive for the whole run: must see every value, in order.
+        let stable = Recorder<Int>()
+        let stableToken = person.observe(\.age, options: [.new]) { _, change in stable.append(change.newValue!) }
+
+        // Cancelled while the writer runs: each must see 1...m with no gap, and m must not exceed the
+        // writer's progress read right after cancel() returned.
+        let doomedCount = 300
+        let doomedSeen = (0..<doomedCount).map { _ in Recorder<Int>() }
+        let doomedTokens = (0..<doomedCount).map { index in
+            person.observe(\.age, options: [.new]) { _, change in doomedSeen[index].append(change.newValue!) }
+        }
+        let bounds = Locked<[Int: Int]>([:])
+
+        // Registered and cancelled concurrently on another property's list of the same object.
+        let churned = Counter()
+
+        runConcurrently([
+            {
+                for value in 1...sets {
+                    progress.store(value)
+                    person.age = value
+                }
+            },
+            {
+                for index in stride(from: 0, to: doomedCount, by: 2) {
+                    // Paced on the writer, so cancellations land all through its run.
+                    while progress.current < index * sets / doomedCount { sched_yield() }
+                    doomedTokens[index].cancel()
+                    let bound = progress.current
+                    bounds.withLock { $0[index] = bound }
+                }
+            },
+            {
+                for index in stride(from: 1, to: doomedCount, by: 2) {
+                    // Paced on the writer, so cancellations land all through its run.
+                    while progress.current < index * sets / doomedCount { sched_yield() }
+                    doomedTokens[index].cancel()
+                    let bound = progress.current
+                    bounds.withLock { $0[index] = bound }
+                }
+            },
+            {
+                for _ in 0..<500 {
+                    let token = person.observe(\.name) { _, _ in }
+                    if token.isActive { churned.increment() }
+                    token.cancel()
+                }
+            },
+        ])
+
+        #expect(stable.all == Array(1...sets))
+        let bound = bounds.withLock { $0 }
+        for index in 0..<doomedCount {
+            let seen = doomedSeen[index].all
+            #expect(seen == Array(stride(from: 1, through: seen.last ?? 0, by: 1)), "observation \(index) skipped a value")
+            #expect((seen.last ?? 0) <= bound[index]!, "observation \(index) was called after cancel() returned")
+        }
+        #expect(churned.current == 500)
+        withExtendedLifetime(stableToken) {}
+    }
+
+    @Test("four threads each observe, rewire and cancel their own graph: exact counts everywhere")
+    func independentGraphs() {
+        let threads = 4, rounds = 300
+        let results = Locked<[Int: (direct: [Int], cities: [String?], summaries: Int)]>([:])
+        runConcurrently((0..<threads).map { thread in
+            {
+                let person = Person(name: "p\(thread)")
+                var direct: [Int] = [], cities: [String?] = [], summaries = 0
+                let tokens = [
+                    person.observe(\.age, options: [.new]) { _, change in direct.append(change.newValue!) },
+                    person.observe(\.address?.city, options: [.new]) { _, change in cities.append(change.newValue!) },
+                    person.observe(\.summary) { _, _ in summaries += 1 },
+                ]
+                for round in 1...rounds {
+                    person.age = round
+                    if round % 3 == 0 { person.address = Address(city: "c\(round)") }
+                    person.address?.city = "x\(round)"
+                    // A short-lived observation in the middle: tracking on this thread only.
+                    let transient = person.observe(\.address?.street) { _, _ in }
+                    transient.cancel()
+                }
+                withExtendedLifetime(tokens) {}
+                results.withLock { $0[thread] = (direct, cities, summaries) }
+            }
+        })
+        let all = results.withLock { $0 }
+        for thread in 0..<threads {
+            let result = all[thread]!
+            #expect(result.direct == Array(1...rounds))
+            var expectedCities: [String?] = []
+            for round in 1...rounds {
+                if round % 3 == 0 { expectedCities.append("c\(round)") }
+                if round >= 3 { expectedCities.append("x\(round)") }
+            }
+            #expect(result.cities == expectedCities)
+            #expect(result.summaries == rounds)
+        }
+    }
+
+    @Test("observed objects and tokens released on different threads at once: everything is freed")
+    func lifetimesEndOnDifferentThreads() {
+        let iterations = 300
+        let freed = Counter()
+        for _ in 0..<iterations {
+            let person = Locked<Person?>(Person())
+            let canary = Canary()
+            weak var weakCanary: Canary?
+            weakCanary = canary
+            weak var weakPerson: Person?
+            weakPerson = person.withLock { $0 }
+            let tokens = Locked<[ObservationToken]>(person.withLock { person in
+                [
+                    person!.observe(\.age) { _, _ in withExtendedLifetime(canary) {} },
+                    person!.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} },
+                ]
+            })
+            runConcurrently([
+                { person.withLock { $0 = nil } },
+                { tokens.withLock { $0.forEach { $0.cancel() } } },
+                { tokens.withLock { $0 = [] } },
+            ])
+            _ = consume canary
+            if weakPerson == nil && weakCanary == nil { freed.increment() }
+        }
+        #expect(freed.current == iterations)
+    }
+}

@@ -1,0 +1,50 @@
+import ObservableCore
+
+final class Address: KeyValueObservable {
+    @Observed var city: String
+    @Observed var street = ""
+    init(city: String = "") { self.city = city }
+}
+
+class Person: KeyValueObservable {
+    @Observed var name: String
+    @Observed var age = 0
+    @Observed var address: Address?
+    @Observed weak var friend: Person?
+    @Observed var tags: [String] = []
+    var scratch = 0
+
+    /// Computed from two @Observed properties: observing it depends on both.
+    var summary: String { "\(name) (\(age))" }
+
+    init(name: String = "") { self.name = name }
+}
+
+final class Student: Person {
+    @Observed var school = ""
+}
+
+/// Collects what callbacks saw, in order. Thread-safe, so the concurrency tests can share it.
+final class Recorder<Element: Sendable>: Sendable {
+    private let storage = Locked<[Element]>([])
+
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var all: [Element] { storage.withLock { $0 } }
+    var count: Int { storage.withLock { $0.count } }
+}
+
+/// A change reduced to comparable parts: ("prior"/"post"/"initial", old, new).
+struct Seen<Value: Equatable & Sendable>: Equatable, Sendable, CustomStringConvertible {
+    var phase: String
+    var old: Value?
+    var new: Value?
+
+    static func from(_ change: ObservedChange<Value>, initial: Bool = false) -> Seen {
+        Seen(phase: initial ? "initial" : change.isPrior ? "prior" : "post", old: change.oldValue, new: change.newValue)
+    }
+
+    var description: String { "\(phase)(\(String(describing: old)) -> \(String(describing: new)))" }
+}
+
+/// An object whose only job is to be deallocated (watched through a `weak` reference).
+final class Canary: Sendable {}

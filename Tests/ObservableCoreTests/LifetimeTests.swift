@@ -1,0 +1,194 @@
+import ObservableCore
+import Testing
+
+/// A class holding an `Address` in a `let`: `\.home.city` has one trigger, not on the root.
+final class Household: KeyValueObservable {
+    let home = Address(city: "Oslo")
+}
+
+/// An observer that keeps its token, as a view or view model would.
+final class Watcher {
+    var token: ObservationToken?
+    var heard: [String] = []
+}
+
+@Suite("Lifetimes")
+struct LifetimeTests {
+    @Test("cancel() stops notifications, is idempotent, and flips isActive")
+    func cancelIsIdempotent() {
+        let person = Person()
+        var count = 0
+        let token = person.observe(\.age) { _, _ in count += 1 }
+        #expect(token.isActive)
+        person.age = 1
+        token.cancel()
+        token.cancel()
+        person.age = 2
+        #expect(count == 1)
+        #expect(!token.isActive)
+    }
+
+    @Test("releasing the token ends the observation")
+    func tokenDeinitCancels() {
+        let person = Person()
+        var count = 0
+        do {
+            let token = person.observe(\.age) { _, _ in count += 1 }
+            person.age = 1
+            withExtendedLifetime(token) {}
+        }
+        person.age = 2
+        #expect(count == 1)
+    }
+
+    @Test("a token dropped immediately observes nothing")
+    func discardedToken() {
+        let person = Person()
+        var count = 0
+        _ = person.observe(\.age) { _, _ in count += 1 }
+        person.age = 1
+        #expect(count == 0)
+    }
+
+    @Test("observing never retains the observer")
+    func observerNotRetained() {
+        let person = Person()
+        weak var weakWatcher: Watcher?
+        do {
+            let watcher = Watcher()
+            weakWatcher = watcher
+            watcher.token = person.observe(\.name) { [weak watcher] _, change in watcher?.heard.append(change.newValue!) }
+            person.name = "Ann"
+            #expect(watcher.heard == ["Ann"])
+        }
+        #expect(weakWatcher == nil)
+        person.name = "Bob"   // the watcher's token died with it: nothing is called
+    }
+
+    @Test("observing never retains the observed object; its deinit ends the observation")
+    func observedNotRetained() {
+        weak var weakPerson: Person?
+        var token: ObservationToken?
+        do {
+            let person = Person()
+            weakPerson = person
+            token = person.observe(\.name) { _, _ in }
+            #expect(token?.isActive == true)
+        }
+        #expect(weakPerson == nil)
+        #expect(token?.isActive == false)
+        token?.cancel()   // after the observed object died: nothing to do, no crash
+    }
+
+    @Test("when the observed object dies, everything the handler captured is freed, even while the token lives")
+    func handlerFreedWithObservedObject() {
+        weak var weakCanary: Canary?
+        var tokens: [ObservationToken] = []
+        do {
+            let person = Person()
+            person.address = Address()
+            let canary = Canary()
+            weakCanary = canary
+            tokens.append(person.observe(\.name) { _, _ in withExtendedLifetime(canary) {} })
+            tokens.append(person.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} })
+            tokens.append(person.observe(\.summary) { _, _ in withExtendedLifetime(canary) {} })
+        }
+        #expect(weakCanary == nil)
+        #expect(tokens.allSatisfy { !$0.isActive })
+    }
+
+    @Test("an observer whose handler captures it strongly is freed when the observed object dies (no cycle)")
+    func strongCaptureCycleBroken() {
+        weak var weakWatcher: Watcher?
+        do {
+            let person = Person()
+            let watcher = Watcher()
+            weakWatcher = watcher
+            watcher.token = person.observe(\.name) { _, change in watcher.heard.append(change.newValue!) }
+            person.name = "Ann"
+            #expect(watcher.heard == ["Ann"])
+        }
+        #expect(weakWatcher == nil)
+    }
+
+    @Test("a path observation ends when its root dies, even if the intermediate lives on")
+    func rootDiesIntermediateLives() {
+        let address = Address(city: "Oslo")
+        weak var weakCanary: Canary?
+        var calls = 0
+        var token: ObservationToken?
+        do {
+            let person = Person()
+            person.address = address
+            let canary = Canary()
+            weakCanary = canary
+            token = person.observe(\.address?.city) { _, _ in calls += 1; withExtendedLifetime(canary) {} }
+            address.city = "Bergen"
+        }
+        address.city = "Rome"
+        #expect(calls == 1)
+        #expect(weakCanary == nil)
+        #expect(token?.isActive == false)
+    }
+
+    @Test("a path whose only trigger is not on the root ends at the first change after the root died")
+    func rootNotOnPath() {
+        weak var weakCanary: Canary?
+        var calls = 0
+        let home: Address
+        var token: ObservationToken?
+        do {
+            let household = Household()
+            home = household.home
+            let canary = Canary()
+            weakCanary = canary
+            token = household.observe(\.home.city) { _, _ in calls += 1; withExtendedLifetime(canary) {} }
+            home.city = "Bergen"
+        }
+        #expect(token?.isActive == true)   // nothing on the root could tell it yet
+        home.city = "Rome"                 // the next change finds the root gone and ends it
+        home.city = "Milan"
+        #expect(calls == 1)
+        #expect(weakCanary == nil)
+        #expect(token?.isActive == false)
+    }
+
+    @Test("a replaced intermediate object is freed: the path does not keep it")
+    func replacedIntermediateFreed() {
+        let person = Person()
+        weak var weakOld: Address?
+        do {
+            let old = Address()
+            weakOld = old
+            person.address = old
+        }
+        let token = person.observe(\.address?.city) { _, _ in }
+        person.address = Address()
+        #expect(weakOld == nil)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("tokens and observed objects may die in either order")
+    func eitherOrder() {
+        for observedDiesFirst in [true, false] {
+            weak var weakPerson: Person?
+            weak var weakCanary: Canary?
+            var person: Person? = Person()
+            weakPerson = person
+            var canary: Canary? = Canary()
+            weakCanary = canary
+            var token: ObservationToken? = person!.observe(\.address?.city) { [canary] _, _ in withExtendedLifetime(canary) {} }
+            canary = nil
+            if observedDiesFirst {
+                person = nil
+                token = nil
+            } else {
+                token = nil
+                person = nil
+            }
+            #expect(weakPerson == nil)
+            #expect(weakCanary == nil)
+            #expect(token == nil)
+        }
+    }
+}
