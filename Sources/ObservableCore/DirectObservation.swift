@@ -9,6 +9,10 @@ protocol ObservationCore: AnyObject, Sendable {
     func cancel()
 }
 
+/// Told once when an observation ends because its observed object was deallocated (never when it
+/// is cancelled). Runs on the thread that released the object, during its deinitialisation.
+typealias DeallocationHook = @Sendable () -> Void
+
 /// An observation of one `@Observed` property of the observed object itself (`\.name`).
 ///
 /// Registered directly in the property's list and fed the setter's own old and new values: no key
@@ -18,13 +22,16 @@ final class DirectObservation<Root: AnyObject, Value>: Observer<Value>, Observat
     private let keyPath: AnyKeyPath
     private let options: ObservationOptions
     private let handler: (Root, ObservedChange<Value>) -> Void
+    private let onObservedDeallocated: DeallocationHook?
     private let active = Atomic<Bool>(true)
 
     init(list: PropertyObservers<Value>, keyPath: AnyKeyPath, options: ObservationOptions,
+         onObservedDeallocated: DeallocationHook?,
          handler: @escaping (Root, ObservedChange<Value>) -> Void) {
         self.list = list
         self.keyPath = keyPath
         self.options = options
+        self.onObservedDeallocated = onObservedDeallocated
         self.handler = handler
         super.init(wantsWillChange: options.contains(.prior))
     }
@@ -59,6 +66,8 @@ final class DirectObservation<Root: AnyObject, Value>: Observer<Value>, Observat
     }
 
     override func listEnded() {
-        active.store(false, ordering: .releasing)
+        if active.exchange(false, ordering: .acquiringAndReleasing) {
+            onObservedDeallocated?()
+        }
     }
 }

@@ -43,7 +43,7 @@ extension KeyValueObservable {
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Self, ObservedChange<Value>) -> Void
     ) -> ObservationToken {
-        let observation = Registration.observe(self, keyPath, options: options, handler: handler)
+        let observation = Registration.observe(self, keyPath, options: options, onObservedDeallocated: nil, handler: handler)
         return ObservationToken(observation)
     }
 }
@@ -53,6 +53,7 @@ enum Registration {
     /// exact for it; delivers `.initial` after registering, as Cocoa does.
     static func observe<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions,
+        onObservedDeallocated: DeallocationHook?,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> any ObservationCore {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
@@ -60,12 +61,14 @@ enum Registration {
         // path (as reported by its getter) is the observed one, so its old/new values are the path's.
         if accesses.count == 1, accesses[0].object === root, accesses[0].keyPath == keyPath,
            let list = accesses[0].list as? PropertyObservers<Value> {
-            let observation = DirectObservation(list: list, keyPath: keyPath, options: options, handler: handler)
+            let observation = DirectObservation(
+                list: list, keyPath: keyPath, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
             observation.register()
             if options.contains(.initial) { observation.deliverInitial(root, value) }
             return observation
         }
-        let observation = PathObservation(root: root, keyPath: keyPath, options: options, handler: handler)
+        let observation = PathObservation(
+            root: root, keyPath: keyPath, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
         observation.register(accesses)
         if options.contains(.initial) { observation.deliverInitial(root, value) }
         return observation

@@ -13,11 +13,8 @@
 /// }
 /// ```
 public struct ObservedChange<Value> {
-    /// The kind of a change, as Cocoa's `NSKeyValueChange`.
-    public enum Kind: Sendable, Hashable {
-        /// The value was set (assigned or mutated in place).
-        case setting
-    }
+    /// The kind of a change, as Cocoa's `NSKeyValueChange`; the same type for every `Value`.
+    public typealias Kind = ObservedChangeKind
 
     /// The kind of change; every change of an `@Observed` property is a ``Kind/setting``.
     public let kind: Kind
@@ -38,6 +35,16 @@ public struct ObservedChange<Value> {
         self.isPrior = isPrior
         self.keyPath = keyPath
     }
+}
+
+/// The kind of a change, as Cocoa's `NSKeyValueChange` (``ObservedChange/Kind``).
+///
+/// ```swift
+/// if change.kind == .setting { print("set to", change.newValue as Any) }
+/// ```
+public enum ObservedChangeKind: Sendable, Hashable {
+    /// The value was set (assigned or mutated in place).
+    case setting
 }
 
 // Key path objects are immutable once formed; the change carries one to say which path changed (compare

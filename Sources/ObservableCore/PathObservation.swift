@@ -51,6 +51,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     private let keyPath: KeyPath<Root, Value>
     private let options: ObservationOptions
     private let handler: (Root, ObservedChange<Value>) -> Void
+    private let onObservedDeallocated: DeallocationHook?
     private let active = Atomic<Bool>(true)
 
     private let lock = Lock()
@@ -61,10 +62,12 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     private var pendingOldValues: [Value] = []
 
     init(root: Root, keyPath: KeyPath<Root, Value>, options: ObservationOptions,
+         onObservedDeallocated: DeallocationHook?,
          handler: @escaping (Root, ObservedChange<Value>) -> Void) {
         self.root = root
         self.keyPath = keyPath
         self.options = options
+        self.onObservedDeallocated = onObservedDeallocated
         self.handler = handler
     }
 
@@ -83,7 +86,18 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     }
 
     func cancel() {
-        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        end()
+    }
+
+    /// Ends the observation because its root was deallocated.
+    private func endForDeallocatedRoot() {
+        if end() { onObservedDeallocated?() }
+    }
+
+    /// Ends the observation once; `true` for the call that ended it.
+    @discardableResult
+    private func end() -> Bool {
+        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
         let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [Value]) in
             var taken: [any DependencyLink] = []
             var values: [Value] = []
@@ -94,6 +108,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         }
         // Released after the lock: the last references to links, old values and what they hold.
         withExtendedLifetime((detached, oldValues)) {}
+        return true
     }
 
     func dependencyWillChange() {
@@ -111,7 +126,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         guard isActive else { return }
         guard let root else {
             // The root was deallocated while an intermediate object lives on.
-            cancel()
+            endForDeallocatedRoot()
             return
         }
         let (newValue, accesses) = Tracking.evaluate(root, keyPath)
@@ -131,7 +146,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         withExtendedLifetime(removed) {}
         // Weak references read nil from the moment deinitialisation starts, so a root that is being
         // deallocated (the usual reason a list ends) ends the observation here.
-        if root == nil { cancel() }
+        if root == nil { endForDeallocatedRoot() }
     }
 
     /// Moves the links to the lists in `accesses`. Called with `lock` held; returns the links it
