@@ -114,6 +114,54 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("a controller notified, unobserved and registered into from several threads at once")
+    func controllerAcrossThreads() {
+        final class SharedObserver: Sendable {}
+        let sets = 2_000, churn = 400
+        let observer = SharedObserver()
+        let controller = ObservationController(observer: observer)
+        nonisolated(unsafe) let stable = Person(), doomed = Person()
+        let progress = Counter()
+        let stableSeen = Recorder<Int>(), doomedSeen = Recorder<Int>()
+        controller.observe(stable, \.age, options: [.new]) { _, _, change in stableSeen.append(change.newValue!) }
+        controller.observe(doomed, \.age, options: [.new]) { _, _, change in doomedSeen.append(change.newValue!) }
+        let bound = Counter()
+        let churnOK = Counter()
+
+        runConcurrently([
+            {
+                for value in 1...sets {
+                    progress.store(value)
+                    stable.age = value
+                    doomed.age = value
+                }
+            },
+            {
+                while progress.current < sets / 2 { sched_yield() }
+                controller.unobserve(doomed, \.age)
+                bound.store(progress.current)
+            },
+        ] + (0..<2).map { _ in
+            {
+                for _ in 0..<churn {
+                    let person = Person()
+                    controller.observe(person, \.name) { _, _, _ in }
+                    let registered = controller.isObserving(person, \Person.name)
+                    controller.unobserve(person)
+                    if registered && !controller.isObserving(person, \Person.name) { churnOK.increment() }
+                }
+            }
+        })
+
+        #expect(stableSeen.all == Array(1...sets))
+        let seen = doomedSeen.all
+        #expect(seen == Array(stride(from: 1, through: seen.last ?? 0, by: 1)))
+        #expect((seen.last ?? 0) <= bound.current)
+        #expect(churnOK.current == 2 * churn)
+        #expect(controller.observedObjects.count == 1)
+        withExtendedLifetime(observer) {}
+    }
+
     @Test("observed objects and tokens released on different threads at once: everything is freed")
     func lifetimesEndOnDifferentThreads() {
         let iterations = 300

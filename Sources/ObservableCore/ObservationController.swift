@@ -1,0 +1,339 @@
+import Synchronization
+
+/// Observations owned by an observer, in the manner of Facebook's KVOController.
+///
+/// The observer keeps the controller (typically in a `lazy var`); the controller holds the observer
+/// weakly and passes it to every callback, so handlers need no `[weak self]` dance. When the
+/// controller is deallocated (with its observer) every observation it made ends.
+///
+/// ```swift
+/// final class ProfileViewModel {
+///     lazy var observations = ObservationController(observer: self)
+///     private(set) var title = ""
+///
+///     func bind(_ person: Person) {
+///         observations.observe(person, \.name, options: [.initial, .new]) { viewModel, _, change in
+///             viewModel.title = change.newValue ?? ""
+///         }
+///     }
+/// }
+/// ```
+///
+/// - **Retaining.** By default the controller retains the objects it observes, as `KVOController`
+///   does, so they live while observed; `retainsObserved: false` is `KVOControllerNonRetaining`:
+///   when an observed object is deallocated its observations end cleanly and `onObservedDeallocated`
+///   (if given) is told. An object observed through its own controller is never retained by it, so
+///   self-observation forms no cycle. An observed object that itself owns the observer would form
+///   one with a retaining controller: use `retainsObserved: false` there.
+/// - **One observation per (object, key path).** Observing the same pair again replaces the earlier
+///   observation: the latest handler and options win (with `.initial`, the new handler gets the
+///   current value).
+/// - **Removal.** `unobserve(_:_:)`, `unobserve(_:)` and `unobserveAll()` are idempotent, accept
+///   objects and key paths that were never observed, and may be called from any thread and from
+///   inside any callback, including an `.initial` one.
+/// - **Threads and the resurrection guard.** The controller's lock covers only its own table, never a
+///   callback. Once `unobserve…` returns, or once the observer has begun deinitialising, no new
+///   callback reaches the observer.
+public final class ObservationController<Observer: AnyObject>: @unchecked Sendable {
+    /// Whether observed objects are kept alive while observed (`KVOController`) or not
+    /// (`KVOControllerNonRetaining`).
+    public let retainsObserved: Bool
+
+    private let observerReference: WeakReference<Observer>
+    private let onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)?
+
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var entries: [ObjectIdentifier: ObservedEntry] = [:]
+    /// Guarded by `lock`.
+    private var nextEntryID = 0
+
+    /// Creates a controller for `observer`, which it holds weakly.
+    ///
+    /// - Parameters:
+    ///   - observer: Passed to every callback while it lives; usually the owner of the controller.
+    ///   - retainsObserved: Whether observed objects are kept alive while observed. Default `true`.
+    ///   - onObservedDeallocated: With `retainsObserved: false`, called once for each observed
+    ///     object that is deallocated while observed (with the observer and the object's former
+    ///     identity), on the thread that released the object, after its observations ended.
+    public init(
+        observer: Observer,
+        retainsObserved: Bool = true,
+        onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)? = nil
+    ) {
+        self.observerReference = WeakReference(observer)
+        self.retainsObserved = retainsObserved
+        self.onObservedDeallocated = onObservedDeallocated
+    }
+
+    deinit {
+        unobserveAll()
+    }
+
+    /// The observer, while it lives.
+    public var observer: Observer? { observerReference.value }
+
+    /// Observes `keyPath` of `object`, calling `handler` with the observer, the object and the change.
+    ///
+    /// ```swift
+    /// observations.observe(person, \.address?.city, options: [.initial, .new]) { view, person, change in
+    ///     view.cityLabel = change.newValue ?? nil
+    /// }
+    /// ```
+    ///
+    /// Key paths are those of ``KeyValueObservable/observe(_:options:_:)``: one `@Observed` property,
+    /// a nested path that follows its intermediate objects, or a computed property.
+    public func observe<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        _ keyPath: KeyPath<Object, Value>,
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
+    ) {
+        register(object, keyPath) { registration, observerReference, onDeallocated in
+            Registration.observe(object, keyPath, options: options, onObservedDeallocated: onDeallocated) { object, change in
+                guard registration.isActive, let observer = observerReference.value else { return }
+                handler(observer, object, change)
+            }
+        }
+    }
+
+    /// Observes `keyPath` of `object`, calling a method of the observer: the Swift form of
+    /// KVOController's target-action.
+    ///
+    /// ```swift
+    /// final class Badge {
+    ///     lazy var observations = ObservationController(observer: self)
+    ///     func bind(_ person: Person) { observations.observe(person, \.name, action: Badge.nameDidChange) }
+    ///     func nameDidChange(_ person: Person, _ change: ObservedChange<String>) { … }
+    /// }
+    /// ```
+    public func observe<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        _ keyPath: KeyPath<Object, Value>,
+        options: ObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, ObservedChange<Value>) -> Void
+    ) {
+        observe(object, keyPath, options: options) { observer, object, change in
+            action(observer)(object, change)
+        }
+    }
+
+    /// Observes several key paths of `object` with one handler; `change.keyPath` says which changed.
+    ///
+    /// ```swift
+    /// observations.observe(person, keyPaths: [\.name, \.age]) { view, person, change in
+    ///     if change.keyPath == \Person.name { view.renderName() } else { view.renderAge() }
+    /// }
+    /// ```
+    ///
+    /// Each key path is one observation of the pair (object, key path), as if observed alone.
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPaths: [PartialKeyPath<Object>],
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Observer, Object, ObservedChange<Any>) -> Void
+    ) {
+        for keyPath in keyPaths {
+            // Every PartialKeyPath<Object> is dynamically a KeyPath<Object, Value> for some Value, and
+            // Object is a class, so the conditional conformance below always applies.
+            guard let typed = keyPath as? any ErasedObservableKeyPath else { continue }
+            typed.observe(object, in: self, options: options) { observer, object, change in
+                handler(observer, unsafeDowncast(object, to: Object.self), change)
+            }
+        }
+    }
+
+    /// Ends the observation of `keyPath` on `object`, if there is one.
+    public func unobserve<Object: KeyValueObservable>(_ object: Object, _ keyPath: PartialKeyPath<Object>) {
+        let id = ObjectIdentifier(object)
+        let (registration, entry) = lock.withLock { () -> (ControllerRegistration?, ObservedEntry?) in
+            guard let entry = entries[id], entry.object === object else { return (nil, nil) }
+            let registration = entry.registrations.removeValue(forKey: keyPath)
+            // The entry (and a retained object with it) is released after the lock.
+            return (registration, entry.registrations.isEmpty ? entries.removeValue(forKey: id) : nil)
+        }
+        registration?.cancel()
+        withExtendedLifetime(entry) {}
+    }
+
+    /// Ends every observation of `object` made through this controller.
+    public func unobserve(_ object: AnyObject) {
+        let id = ObjectIdentifier(object)
+        let entry = lock.withLock { () -> ObservedEntry? in
+            guard let entry = entries[id], entry.object === object else { return nil }
+            return entries.removeValue(forKey: id)
+        }
+        entry?.cancelAll()
+    }
+
+    /// Ends every observation made through this controller.
+    public func unobserveAll() {
+        let all = lock.withLock { () -> [ObjectIdentifier: ObservedEntry] in
+            var taken: [ObjectIdentifier: ObservedEntry] = [:]
+            swap(&taken, &entries)
+            return taken
+        }
+        for entry in all.values { entry.cancelAll() }
+    }
+
+    /// Whether the controller has a live observation of `keyPath` on `object`.
+    public func isObserving(_ object: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
+        lock.withLock {
+            guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return false }
+            return entry.registrations[keyPath]?.isActive ?? false
+        }
+    }
+
+    /// The objects currently observed through this controller.
+    public var observedObjects: [AnyObject] {
+        lock.withLock { entries.values.compactMap(\.object) }
+    }
+
+    // MARK: Machinery
+
+    /// Records a registration for (object, keyPath) in the table *before* starting the observation,
+    /// so that `unobserve` from inside the `.initial` callback (which runs within `start`) finds it;
+    /// KVOController needed a state machine for the same case.
+    func register<Object: AnyObject>(
+        _ object: Object,
+        _ keyPath: AnyKeyPath,
+        start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> any ObservationCore
+    ) {
+        let registration = ControllerRegistration()
+        let id = ObjectIdentifier(object)
+        let (entryID, replaced) = lock.withLock { () -> (Int, [ControllerRegistration]) in
+            var replaced: [ControllerRegistration] = []
+            let entry: ObservedEntry
+            if let existing = entries[id], existing.object === object {
+                entry = existing
+            } else {
+                // A new object, or a dead one's stale entry whose address was reused.
+                if let stale = entries[id] { replaced.append(contentsOf: stale.registrations.values) }
+                let retained = retainsObserved && object !== observerReference.value
+                entry = ObservedEntry(id: nextEntryID, object: object, retained: retained)
+                nextEntryID += 1
+                entries[id] = entry
+            }
+            if let previous = entry.registrations.updateValue(registration, forKey: keyPath) {
+                replaced.append(previous)
+            }
+            return (entry.id, replaced)
+        }
+        for previous in replaced { previous.cancel() }
+        let onDeallocated: DeallocationHook = { [weak self] in
+            self?.observedObjectDeallocated(entryID: entryID, objectID: id)
+        }
+        registration.attach(start(registration, observerReference, onDeallocated))
+    }
+
+    /// One of an observed object's observations ended because the object was deallocated; the first
+    /// to report it removes the object's entry and tells the observer.
+    private func observedObjectDeallocated(entryID: Int, objectID: ObjectIdentifier) {
+        let entry = lock.withLock { () -> ObservedEntry? in
+            guard entries[objectID]?.id == entryID else { return nil }
+            return entries.removeValue(forKey: objectID)
+        }
+        guard let entry else { return }
+        entry.cancelAll()
+        if let onObservedDeallocated, let observer = observerReference.value {
+            onObservedDeallocated(observer, objectID)
+        }
+    }
+}
+
+/// A weak reference, shared by a controller and the callbacks it installs. Written only in `init`.
+final class WeakReference<Object: AnyObject>: @unchecked Sendable {
+    private(set) weak var value: Object?
+
+    init(_ value: Object) {
+        self.value = value
+    }
+}
+
+/// One observed object in a controller's table: the object (retained or not) and one registration
+/// per key path. Guarded by the controller's lock.
+final class ObservedEntry {
+    let id: Int
+    private let retainedObject: AnyObject?
+    private weak var weakObject: AnyObject?
+    var registrations: [AnyKeyPath: ControllerRegistration] = [:]
+
+    init(id: Int, object: AnyObject, retained: Bool) {
+        self.id = id
+        self.retainedObject = retained ? object : nil
+        self.weakObject = object
+    }
+
+    /// The observed object, while it lives.
+    var object: AnyObject? { retainedObject ?? weakObject }
+
+    func cancelAll() {
+        for registration in registrations.values { registration.cancel() }
+    }
+}
+
+/// One (object, key path) observation of a controller: the gate every callback passes, and the
+/// token of the underlying observation once it exists.
+final class ControllerRegistration: @unchecked Sendable {
+    private let active = Atomic<Bool>(true)
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var token: ObservationToken?
+
+    var isActive: Bool { active.load(ordering: .acquiring) }
+
+    /// Takes ownership of the started observation, or ends it at once if the registration was
+    /// cancelled meanwhile (from inside its `.initial` callback, or by another thread).
+    func attach(_ observation: any ObservationCore) {
+        let token = ObservationToken(observation)
+        let unwanted = lock.withLock { () -> ObservationToken? in
+            guard isActive else { return token }
+            self.token = token
+            return nil
+        }
+        unwanted?.cancel()
+    }
+
+    func cancel() {
+        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let token = lock.withLock { () -> ObservationToken? in
+            defer { self.token = nil }
+            return self.token
+        }
+        token?.cancel()
+    }
+}
+
+/// Opens a `PartialKeyPath` to its `KeyPath<Root, Value>` so a list of heterogeneous key paths can
+/// be observed with typed values.
+protocol ErasedObservableKeyPath {
+    func observe<Observer: AnyObject>(
+        _ object: AnyObject,
+        in controller: ObservationController<Observer>,
+        options: ObservationOptions,
+        _ handler: @escaping (Observer, AnyObject, ObservedChange<Any>) -> Void
+    )
+}
+
+extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
+    func observe<Observer: AnyObject>(
+        _ object: AnyObject,
+        in controller: ObservationController<Observer>,
+        options: ObservationOptions,
+        _ handler: @escaping (Observer, AnyObject, ObservedChange<Any>) -> Void
+    ) {
+        // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
+        let root = unsafeDowncast(object, to: Root.self)
+        controller.register(root, self) { registration, observerReference, onDeallocated in
+            Registration.observe(root, self, options: options, onObservedDeallocated: onDeallocated) { root, change in
+                guard registration.isActive, let observer = observerReference.value else { return }
+                handler(observer, root, ObservedChange<Any>(
+                    kind: change.kind,
+                    oldValue: change.oldValue.map { $0 as Any },
+                    newValue: change.newValue.map { $0 as Any },
+                    isPrior: change.isPrior,
+                    keyPath: change.keyPath))
+            }
+        }
+    }
+}
