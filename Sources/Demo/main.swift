@@ -91,4 +91,53 @@ say("Bob is released while still observed…")
 bob = nil
 say("Bob deallocated: \(weakBob == nil); his observation ended by itself: active? \(bobToken.isActive)")
 
+section("A view model that owns its observations (ObservationController)")
+final class Settings: KeyValueObservable {
+    @Observed var showsAge = true
+}
+
+final class ProfileViewModel {
+    lazy var observations = ObservationController(observer: self)
+    private(set) var headline = ""
+    private var person: Person?
+    private var settings: Settings?
+
+    func bind(_ person: Person, _ settings: Settings) {
+        self.person = person
+        self.settings = settings
+        // One handler for two key paths; the view model arrives as the first argument, so there is
+        // no [weak self] to write, and nothing retains the view model.
+        observations.observe(person, keyPaths: [\.name, \.age]) { viewModel, _, change in
+            say("person changed (\(change.keyPath == \Person.name ? "name" : "age")); redrawing")
+            viewModel.render()
+        }
+        // Or a method of the view model, as KVOController's target-action.
+        observations.observe(settings, \.showsAge, action: ProfileViewModel.settingsDidChange)
+        render()
+    }
+
+    func settingsDidChange(_ settings: Settings, _ change: ObservedChange<Bool>) {
+        say("settings changed: showsAge \(show(change.oldValue)) → \(show(change.newValue)); redrawing")
+        render()
+    }
+
+    func render() {
+        guard let person, let settings else { return }
+        headline = settings.showsAge ? "\(person.name), \(person.age)" : person.name
+        say("headline: \(headline)")
+    }
+}
+
+let carla = Person(name: "Carla")
+let settings = Settings()
+var viewModel: ProfileViewModel? = ProfileViewModel()
+weak var weakViewModel = viewModel
+viewModel!.bind(carla, settings)
+carla.age = 41
+settings.showsAge = false
+say("the view model goes away; its controller ends every observation it made:")
+viewModel = nil
+carla.name = "Carla B."
+say("view model deallocated: \(weakViewModel == nil); renaming Carla redrew nothing")
+
 print("\nThe end. Next: read README.md, then run `swift test`.")
