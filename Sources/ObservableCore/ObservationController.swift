@@ -176,11 +176,12 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
         for entry in all.values { entry.cancelAll() }
     }
 
-    /// Whether the controller has a live observation of `keyPath` on `object`.
+    /// Whether the controller has a live observation of `keyPath` on `object`: registered, not
+    /// removed, and able to notify (`false` for a path that reads no `@Observed` property).
     public func isObserving(_ object: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
         lock.withLock {
             guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return false }
-            return entry.registrations[keyPath]?.isActive ?? false
+            return entry.registrations[keyPath]?.isObserving ?? false
         }
     }
 
@@ -281,6 +282,13 @@ final class ControllerRegistration: @unchecked Sendable {
     private var token: ObservationToken?
 
     var isActive: Bool { active.load(ordering: .acquiring) }
+
+    /// Active, and its observation can still notify (a path through no `@Observed` property, or an
+    /// object being deallocated, gives one that never will). Lock order: the controller's lock, then
+    /// this one; this lock never waits for the controller's.
+    var isObserving: Bool {
+        isActive && lock.withLock { token?.isActive ?? true }
+    }
 
     /// Takes ownership of the started observation, or ends it at once if the registration was
     /// cancelled meanwhile (from inside its `.initial` callback, or by another thread).
