@@ -67,6 +67,7 @@ enum Registration {
             if options.contains(.initial) { observation.deliverInitial(root, value) }
             return observation
         }
+        if accesses.isEmpty { Diagnostics.warnNeverNotifies(keyPath) }
         let observation = PathObservation(
             root: root, keyPath: keyPath, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
         observation.register(accesses)

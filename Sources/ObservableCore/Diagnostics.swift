@@ -1,0 +1,32 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// Run-time messages about misuse that cannot be a compile-time error.
+enum Diagnostics {
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var reported: Set<AnyKeyPath> = []   // guarded by `lock`
+
+    /// `observe` was given a key path that reads no `@Observed` property (`\.self`, or a plain
+    /// stored property): the observation can never notify. Its token is inactive from the start;
+    /// debug builds also say so on standard error, once per key path.
+    static func warnNeverNotifies(_ keyPath: AnyKeyPath) {
+        #if DEBUG
+        let isFirst = lock.withLock { reported.insert(keyPath).inserted }
+        guard isFirst else { return }
+        let message = """
+            ObservableCore: observing \(keyPath) can never notify: it reads no @Observed property. \
+            Mark the stored properties it reads @Observed. (Reported once per key path, in debug builds.)
+
+            """
+        var bytes = Array(message.utf8)
+        _ = write(2, &bytes, bytes.count)   // standard error, without touching the C `stderr` global
+        #endif
+    }
+}
