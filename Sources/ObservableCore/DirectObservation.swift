@@ -1,6 +1,7 @@
 import Synchronization
 
 /// What a token (or a controller) holds: something that can be cancelled.
+@usableFromInline
 protocol ObservationCore: AnyObject, Sendable {
     /// `false` once cancelled or once the observed object was deallocated.
     var isActive: Bool { get }
@@ -11,28 +12,53 @@ protocol ObservationCore: AnyObject, Sendable {
 
 /// Told once when an observation ends because its observed object was deallocated (never when it
 /// is cancelled). Runs on the thread that released the object, during its deinitialisation.
+@usableFromInline
 typealias DeallocationHook = @Sendable () -> Void
+
+/// Turns a change delivered by address (the observed object, the old value, and the new value or
+/// `nil` for a `.prior` notification) into a typed `ObservedChange` and calls the handler.
+@usableFromInline
+typealias DirectDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer?) -> Void
+
+@usableFromInline
+enum Delivery {
+    /// Builds the delivery for a direct observation. `@inlinable`, so it is specialised where
+    /// `observe` is called: the typed work is compiled for the concrete `Root` and `Value`.
+    @inlinable
+    static func direct<Root: AnyObject, Value>(
+        keyPath: AnyKeyPath,
+        options: ObservationOptions,
+        handler: @escaping (Root, ObservedChange<Value>) -> Void
+    ) -> DirectDelivery {
+        { object, oldValue, newValue in
+            // The list belongs to the observed instance and its setter passes that instance.
+            let root = unsafeDowncast(object, to: Root.self)
+            let old = oldValue.assumingMemoryBound(to: Value.self)
+            if let newValue {
+                let new = newValue.assumingMemoryBound(to: Value.self)
+                handler(root, options.change(old: old.pointee, new: new.pointee, isPrior: false, keyPath: keyPath))
+            } else {
+                handler(root, options.change(old: old.pointee, new: nil, isPrior: true, keyPath: keyPath))
+            }
+        }
+    }
+}
 
 /// An observation of one `@Observed` property of the observed object itself (`\.name`).
 ///
 /// Registered directly in the property's list and fed the setter's own old and new values: no key
-/// path evaluation, no boxing, one virtual call per notification.
-final class DirectObservation<Root: AnyObject, Value>: Observer<Value>, ObservationCore, @unchecked Sendable {
-    private let list: PropertyObservers<Value>
-    private let keyPath: AnyKeyPath
-    private let options: ObservationOptions
-    private let handler: (Root, ObservedChange<Value>) -> Void
+/// path evaluation, no boxing, one virtual call and one thunk call per notification.
+final class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
+    private let list: ObserverList
+    private let deliver: DirectDelivery
     private let onObservedDeallocated: DeallocationHook?
     private let active = Atomic<Bool>(true)
 
-    init(list: PropertyObservers<Value>, keyPath: AnyKeyPath, options: ObservationOptions,
-         onObservedDeallocated: DeallocationHook?,
-         handler: @escaping (Root, ObservedChange<Value>) -> Void) {
+    init(list: ObserverList, options: ObservationOptions, onObservedDeallocated: DeallocationHook?,
+         deliver: @escaping DirectDelivery) {
         self.list = list
-        self.keyPath = keyPath
-        self.options = options
+        self.deliver = deliver
         self.onObservedDeallocated = onObservedDeallocated
-        self.handler = handler
         super.init(wantsWillChange: options.contains(.prior))
     }
 
@@ -49,20 +75,14 @@ final class DirectObservation<Root: AnyObject, Value>: Observer<Value>, Observat
         }
     }
 
-    func deliverInitial(_ root: Root, _ value: Value) {
+    override func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
         guard isActive else { return }
-        handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
+        deliver(object, oldValue, nil)
     }
 
-    override func willChange(_ object: AnyObject, _ oldValue: Value) {
+    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer) {
         guard isActive else { return }
-        // The list belongs to the observed instance and the setter passes that instance.
-        handler(unsafeDowncast(object, to: Root.self), options.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
-    }
-
-    override func didChange(_ object: AnyObject, _ oldValue: Value, _ newValue: Value) {
-        guard isActive else { return }
-        handler(unsafeDowncast(object, to: Root.self), options.change(old: oldValue, new: newValue, isPrior: false, keyPath: keyPath))
+        deliver(object, oldValue, newValue)
     }
 
     override func listEnded() {

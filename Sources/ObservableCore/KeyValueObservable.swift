@@ -38,33 +38,44 @@ extension KeyValueObservable {
     ///   - options: What each ``ObservedChange`` carries and when it is sent; `[.old, .new]` by default.
     ///   - handler: Called with this object and the change.
     /// - Returns: The token that keeps the observation alive.
+    @inlinable
     public func observe<Value>(
         _ keyPath: KeyPath<Self, Value>,
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Self, ObservedChange<Value>) -> Void
     ) -> ObservationToken {
-        let observation = Registration.observe(self, keyPath, options: options, onObservedDeallocated: nil, handler: handler)
+        // Inlinable so that the delivery thunk is specialised here, for the concrete Self and Value.
+        let observation = Registration.observe(
+            self, keyPath, options: options, onObservedDeallocated: nil, handler: handler,
+            directDelivery: Delivery.direct(keyPath: keyPath, options: options, handler: handler))
         return ObservationToken(observation)
     }
 }
 
+@usableFromInline
 enum Registration {
     /// Resolves `keyPath` by a tracking evaluation and registers the cheapest observation that is
-    /// exact for it; delivers `.initial` after registering, as Cocoa does.
+    /// exact for it; delivers `.initial` after registering, as Cocoa does. `directDelivery` is the
+    /// specialised thunk a direct observation uses (built by the `@inlinable` caller).
+    @usableFromInline
     static func observe<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions,
         onObservedDeallocated: DeallocationHook?,
-        handler: @escaping (Root, ObservedChange<Value>) -> Void
+        handler: @escaping (Root, ObservedChange<Value>) -> Void,
+        directDelivery: @escaping DirectDelivery
     ) -> any ObservationCore {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         // Direct when the path is exactly one @Observed property of the root: the property's key
-        // path (as reported by its getter) is the observed one, so its old/new values are the path's.
-        if accesses.count == 1, accesses[0].object === root, accesses[0].keyPath == keyPath,
-           let list = accesses[0].list as? PropertyObservers<Value> {
+        // path (as reported by its getter) equals the observed one, type included, so its old and
+        // new values are the path's.
+        if accesses.count == 1, accesses[0].object === root, accesses[0].keyPath == keyPath {
             let observation = DirectObservation(
-                list: list, keyPath: keyPath, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
+                list: accesses[0].list, options: options, onObservedDeallocated: onObservedDeallocated,
+                deliver: directDelivery)
             observation.register()
-            if options.contains(.initial) { observation.deliverInitial(root, value) }
+            if options.contains(.initial), observation.isActive {
+                handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
+            }
             return observation
         }
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(keyPath) }

@@ -39,7 +39,8 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
     /// (`KVOControllerNonRetaining`).
     public let retainsObserved: Bool
 
-    private let observerReference: WeakReference<Observer>
+    @usableFromInline
+    let observerReference: WeakReference<Observer>
     private let onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)?
 
     private let lock = Lock()
@@ -83,17 +84,22 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
     ///
     /// Key paths are those of ``KeyValueObservable/observe(_:options:_:)``: one `@Observed` property,
     /// a nested path that follows its intermediate objects, or a computed property.
+    @inlinable
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object,
         _ keyPath: KeyPath<Object, Value>,
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
     ) {
+        // Inlinable so that the gate and the delivery thunk are specialised for Object and Value.
         register(object, keyPath) { registration, observerReference, onDeallocated in
-            Registration.observe(object, keyPath, options: options, onObservedDeallocated: onDeallocated) { object, change in
+            let gated: (Object, ObservedChange<Value>) -> Void = { object, change in
                 guard registration.isActive, let observer = observerReference.value else { return }
                 handler(observer, object, change)
             }
+            return Registration.observe(
+                object, keyPath, options: options, onObservedDeallocated: onDeallocated, handler: gated,
+                directDelivery: Delivery.direct(keyPath: keyPath, options: options, handler: gated))
         }
     }
 
@@ -195,6 +201,7 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
     /// Records a registration for (object, keyPath) in the table *before* starting the observation,
     /// so that `unobserve` from inside the `.initial` callback (which runs within `start`) finds it;
     /// KVOController needed a state machine for the same case.
+    @usableFromInline
     func register<Object: AnyObject>(
         _ object: Object,
         _ keyPath: AnyKeyPath,
@@ -243,7 +250,9 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
 }
 
 /// A weak reference, shared by a controller and the callbacks it installs. Written only in `init`.
+@usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {
+    @usableFromInline
     private(set) weak var value: Object?
 
     init(_ value: Object) {
@@ -275,12 +284,14 @@ final class ObservedEntry {
 
 /// One (object, key path) observation of a controller: the gate every callback passes, and the
 /// token of the underlying observation once it exists.
+@usableFromInline
 final class ControllerRegistration: @unchecked Sendable {
     private let active = Atomic<Bool>(true)
     private let lock = Lock()
     /// Guarded by `lock`.
     private var token: ObservationToken?
 
+    @usableFromInline
     var isActive: Bool { active.load(ordering: .acquiring) }
 
     /// Active, and its observation can still notify (a path through no `@Observed` property, or an
@@ -333,7 +344,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
         // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
         let root = unsafeDowncast(object, to: Root.self)
         controller.register(root, self) { registration, observerReference, onDeallocated in
-            Registration.observe(root, self, options: options, onObservedDeallocated: onDeallocated) { root, change in
+            let gated: (Root, ObservedChange<Value>) -> Void = { root, change in
                 guard registration.isActive, let observer = observerReference.value else { return }
                 handler(observer, root, ObservedChange<Any>(
                     kind: change.kind,
@@ -342,6 +353,9 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                     isPrior: change.isPrior,
                     keyPath: change.keyPath))
             }
+            return Registration.observe(
+                root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated,
+                directDelivery: Delivery.direct(keyPath: self, options: options, handler: gated))
         }
     }
 }

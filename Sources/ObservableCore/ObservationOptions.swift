@@ -12,16 +12,17 @@
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
 
+    @inlinable
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
     /// Include the value after the change in `ObservedChange.newValue`.
-    public static let new = ObservationOptions(rawValue: 1 << 0)
+    @inlinable public static var new: ObservationOptions { ObservationOptions(rawValue: 1 << 0) }
     /// Include the value before the change in `ObservedChange.oldValue`.
-    public static let old = ObservationOptions(rawValue: 1 << 1)
+    @inlinable public static var old: ObservationOptions { ObservationOptions(rawValue: 1 << 1) }
     /// Deliver the current value once, from inside `observe`, before it returns.
-    public static let initial = ObservationOptions(rawValue: 1 << 2)
+    @inlinable public static var initial: ObservationOptions { ObservationOptions(rawValue: 1 << 2) }
     /// Also notify before each store, with `isPrior == true`.
-    public static let prior = ObservationOptions(rawValue: 1 << 3)
+    @inlinable public static var prior: ObservationOptions { ObservationOptions(rawValue: 1 << 3) }
 }

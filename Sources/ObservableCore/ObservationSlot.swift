@@ -3,14 +3,14 @@ import Synchronization
 /// The per-instance, per-property observer slot the `@Observed` macro generates next to the storage.
 ///
 /// One pointer: `nil` until the property is first observed on this instance, then the property's
-/// ``_PropertyObservers`` list, owned by the slot. When the instance is deallocated the slot's `deinit`
-/// ends the list, which ends every observation registered in it: that is the dealloc-time cleanup.
+/// observer list, owned by the slot. When the instance is deallocated the slot's `deinit` ends the
+/// list, which ends every observation registered in it: that is the dealloc-time cleanup.
 ///
 /// Used by the `@Observed` macro; do not call directly.
 @_documentation(visibility: private)
 public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     @usableFromInline
-    let list: Atomic<Unmanaged<ObserverListBase>?>
+    let list: Atomic<Unmanaged<ObserverList>?>
 
     public init() {
         list = Atomic(nil)
@@ -25,42 +25,76 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     /// `true` once the property has been observed on this instance. The setter's fast path.
     @inlinable
     public var _$isObserved: Bool {
+        _isObserved()
+    }
+
+    /// Out of line and `readonly` rather than an inline atomic load: Swift's ARC optimiser treats an
+    /// atomic instruction as a barrier and would retain and release the object around every set;
+    /// a `readonly` call is no barrier, and cannot be moved across the writes or calls that register
+    /// an observation, so a set after `observe` always sees it.
+    @usableFromInline
+    @_effects(readonly) @inline(never)
+    func _isObserved() -> Bool {
         list.load(ordering: .relaxed) != nil
     }
 
     /// Reports a read of the property to the current thread's tracking frame, if there is one.
-    public func _$track<Object: AnyObject, Value>(_ object: Object, _ keyPath: KeyPath<Object, Value>) {
+    ///
+    /// The getter passes its key path as a closure (`{ \.name }`), so that it forms nothing and calls
+    /// nothing else on its slow path: with a single call here, and `releasenone` telling the optimiser
+    /// that no object a caller might hold is released by it, a getter needs no retain and release of
+    /// its object around the check. That holds: this retains the object and the key path into the
+    /// frame, may create the property's list, and releases only a list it just created and lost a
+    /// race to install.
+    @inlinable @inline(__always)
+    public func _$track<Object: AnyObject, Value>(_ object: Object, _ keyPath: () -> KeyPath<Object, Value>) {
+        // Non-generic below, so the slow path needs no type metadata (another call) either.
+        _$track(erased: object) { keyPath() }
+    }
+
+    @usableFromInline
+    @_effects(releasenone)
+    func _$track(erased object: AnyObject, _ keyPath: () -> AnyKeyPath) {
         guard let frame = TrackingFrame.current else { return }
-        frame.record(object, observers(creating: Value.self), keyPath)
+        frame.record(object, observers(), keyPath())
     }
 
     /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it.
-    /// Returns `nil` when nobody observes the property.
+    /// Returns `nil` when nobody observes the property. Specialised in the caller's module.
+    @inlinable
     public func _$willSet<Value>(_ object: AnyObject, _ oldValue: Value) -> _$PendingChange<Value>? {
-        guard let list = existingObservers(Value.self) else { return nil }
-        return list.willSet(object, oldValue)
+        guard let snapshot = _$snapshot() else { return nil }
+        if snapshot.notifiesWillChange {
+            withUnsafePointer(to: oldValue) { snapshot.deliverWillChange(object, UnsafeRawPointer($0)) }
+        }
+        return _$PendingChange(snapshot: snapshot, oldValue: oldValue)
     }
 
     /// After the store: delivers the notification to the observers snapshotted by `_$willSet`.
+    @inlinable
     public func _$didSet<Value>(_ object: AnyObject, _ change: _$PendingChange<Value>?, _ newValue: Value) {
         guard let change else { return }
-        PropertyObservers<Value>.didSet(object, change, newValue)
+        withUnsafePointer(to: change.oldValue) { oldValue in
+            withUnsafePointer(to: newValue) { newValue in
+                change.snapshot.deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue))
+            }
+        }
     }
 
-    private func existingObservers<Value>(_: Value.Type) -> PropertyObservers<Value>? {
-        guard let base = list.load(ordering: .acquiring)?.takeUnretainedValue() else { return nil }
-        // Every call for one slot comes from the accessors of one property, so `Value` is always the
-        // type the list was created with (in `_$track`).
-        return unsafeDowncast(base, to: PropertyObservers<Value>.self)
+    @usableFromInline
+    func _$snapshot() -> _$Snapshot? {
+        list.load(ordering: .acquiring)?.takeUnretainedValue().snapshot()
     }
 
-    private func observers<Value>(creating _: Value.Type) -> PropertyObservers<Value> {
-        if let existing = existingObservers(Value.self) { return existing }
-        let created = Unmanaged.passRetained(PropertyObservers<Value>() as ObserverListBase)
+    /// The list, created on first use. Every call for one slot comes from the accessors of one
+    /// property, so the values its entries receive are always of that property's type.
+    func observers() -> ObserverList {
+        if let existing = list.load(ordering: .acquiring) { return existing.takeUnretainedValue() }
+        let created = Unmanaged.passRetained(ObserverList())
         let (stored, current) = list.compareExchange(
             expected: nil, desired: created, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-        if stored { return unsafeDowncast(created.takeUnretainedValue(), to: PropertyObservers<Value>.self) }
+        if stored { return created.takeUnretainedValue() }
         created.release()
-        return unsafeDowncast(current!.takeUnretainedValue(), to: PropertyObservers<Value>.self)
+        return current!.takeUnretainedValue()
     }
 }

@@ -20,6 +20,7 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     // Written only in `init` (hence `@unchecked Sendable`; `weak let` needs Swift 6.2).
     private weak var observation: (any ObservationCore)?
 
+    @usableFromInline
     init(_ observation: any ObservationCore) {
         self.observation = observation
     }

@@ -28,6 +28,7 @@ public struct ObservedChange<Value> {
     public let keyPath: AnyKeyPath
 
     /// Creates a change; the library creates these, tests may too.
+    @inlinable
     public init(kind: Kind = .setting, oldValue: Value?, newValue: Value?, isPrior: Bool = false, keyPath: AnyKeyPath) {
         self.kind = kind
         self.oldValue = oldValue
@@ -63,6 +64,7 @@ extension ObservedChange: CustomStringConvertible {
 
 extension ObservationOptions {
     /// Builds the change an observation with these options receives.
+    @inlinable
     func change<Value>(old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: AnyKeyPath) -> ObservedChange<Value> {
         ObservedChange(
             kind: .setting,

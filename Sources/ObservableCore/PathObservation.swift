@@ -18,12 +18,13 @@ protocol DependencyLink: AnyObject, Sendable {
     func detach()
 }
 
-/// A list entry that forwards a property's changes to a path observation.
-final class PathLink<Value>: Observer<Value>, DependencyLink, @unchecked Sendable {
-    private let list: PropertyObservers<Value>
+/// A list entry that forwards a property's changes to a path observation (values unused: the path
+/// is evaluated again, which gives its own old and new values).
+final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
+    private let list: ObserverList
     private let dependent: any PathDependent
 
-    init(list: PropertyObservers<Value>, dependent: any PathDependent) {
+    init(list: ObserverList, dependent: any PathDependent) {
         self.list = list
         self.dependent = dependent
         super.init(wantsWillChange: dependent.wantsWillChange)
@@ -33,8 +34,10 @@ final class PathLink<Value>: Observer<Value>, DependencyLink, @unchecked Sendabl
 
     func detach() { list.remove(self) }
 
-    override func willChange(_ object: AnyObject, _ oldValue: Value) { dependent.dependencyWillChange() }
-    override func didChange(_ object: AnyObject, _ oldValue: Value, _ newValue: Value) { dependent.dependencyDidChange() }
+    override func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) { dependent.dependencyWillChange() }
+    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer) {
+        dependent.dependencyDidChange()
+    }
     override func listEnded() { dependent.dependencyEnded(self) }
 }
 

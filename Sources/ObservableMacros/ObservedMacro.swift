@@ -56,7 +56,9 @@ extension ObservedMacro: AccessorMacro {
             """
             get {
                 if ObservableCore._$isTracking {
-                    \(slot)._$track(self, \\.\(names.property))
+                    \(slot)._$track(self) {
+                        \\.\(names.property)
+                    }
                 }
                 return \(storage)
             }

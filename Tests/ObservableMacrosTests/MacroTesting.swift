@@ -65,7 +65,9 @@ func observedAccessors(_ name: String, initAccessor: Bool, uniqueSuffix: String 
     accessors.append("""
             get {
                 if ObservableCore._$isTracking {
-                    _$\(name)._$track(self, \\.\(name))
+                    _$\(name)._$track(self) {
+                        \\.\(name)
+                    }
                 }
                 return _\(name)
             }

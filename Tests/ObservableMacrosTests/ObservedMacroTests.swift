@@ -170,7 +170,9 @@ struct ObservedExpansionTests {
                 var `default`: Bool {
                     get {
                         if ObservableCore._$isTracking {
-                            _$default._$track(self, \\.`default`)
+                            _$default._$track(self) {
+                                \\.`default`
+                            }
                         }
                         return _default
                     }
