@@ -1,0 +1,308 @@
+import Dispatch
+import Observation
+import ObservableCore
+import OpenCombine
+
+// Names used by the target checks in main.swift.
+enum Name {
+    static let plain = "plain stored property"
+    static let didSet = "hand-written didSet + closure array"
+    static let observed = "ObservableCore @Observed"
+    static let observation = "Observation @Observable"
+    static let published = "OpenCombine @Published"
+    static let branch = "hand-written: stored property + never-taken out-of-line call"
+}
+
+/// Objects read and written round-robin, so that loads and stores cannot be hoisted out of loops.
+let objectCount = 1024
+let objectMask = objectCount - 1
+
+func makeArray<T>(_ make: () -> T) -> [T] { (0..<objectCount).map { _ in make() } }
+
+// MARK: - get and set without observers
+
+func accessBenchmarks() -> [Benchmark] {
+    let plain = makeArray { PlainModel() }
+    let didSet = makeArray { DidSetModel() }
+    let observed = makeArray { ObservedModel() }
+    let observable = makeArray { ObservableModel() }
+    let published = makeArray { PublishedModel() }
+    let branch = makeArray { BranchModel() }
+    return [
+        Benchmark(group: "get", name: Name.plain) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= plain[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "get", name: Name.didSet) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= didSet[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "get", name: Name.branch) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= branch[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "get", name: Name.observed) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= observed[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "get", name: Name.observation) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= observable[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "get", name: Name.published) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= published[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "set, no observers", name: Name.plain) { n in
+            for i in 0..<n { plain[i & objectMask].value = i }
+            blackHole(plain)
+        },
+        Benchmark(group: "set, no observers", name: Name.didSet) { n in
+            for i in 0..<n { didSet[i & objectMask].value = i }
+            blackHole(didSet)
+        },
+        Benchmark(group: "set, no observers", name: Name.branch) { n in
+            for i in 0..<n { branch[i & objectMask].value = i }
+            blackHole(branch)
+        },
+        Benchmark(group: "set, no observers", name: Name.observed) { n in
+            for i in 0..<n { observed[i & objectMask].value = i }
+            blackHole(observed)
+        },
+        Benchmark(group: "set, no observers", name: Name.observation) { n in
+            for i in 0..<n { observable[i & objectMask].value = i }
+            blackHole(observable)
+        },
+        Benchmark(group: "set, no observers", name: Name.published) { n in
+            for i in 0..<n { published[i & objectMask].value = i }
+            blackHole(published)
+        },
+    ]
+}
+
+// MARK: - set with observers
+
+/// `observers` observers on one object; each set delivers old and new values where the contender can.
+func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
+    let group = "set, \(observers) observer\(observers == 1 ? "" : "s")"
+    let sink = Tally()
+
+    let didSet = DidSetModel()
+    for _ in 0..<observers { didSet.observers.append { old, new in sink.count &+= old &+ new } }
+
+    let observed = ObservedModel()
+    let tokens = (0..<observers).map { _ in
+        observed.observe(\.value, options: [.old, .new]) { _, change in sink.count &+= change.oldValue! &+ change.newValue! }
+    }
+
+    let observable = ObservableModel()
+    let published = PublishedModel()
+    let cancellables = (0..<observers).map { _ in published.$value.sink { sink.count &+= $0 } }
+
+    var benchmarks = [
+        Benchmark(group: group, name: Name.didSet) { n in
+            for i in 0..<n { didSet.value = i }
+            blackHole(sink.count)
+        },
+        Benchmark(group: group, name: Name.observed + " (old+new)") { n in
+            for i in 0..<n { observed.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(tokens) {}
+        },
+        Benchmark(group: group, name: Name.published + " (new only)") { n in
+            for i in 0..<n { published.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(cancellables) {}
+        },
+    ]
+    // Observation has no persistent observer: each change ends every tracking, which must be armed
+    // again (that is what an observer of every change has to do). No old or new value.
+    benchmarks.append(Benchmark(group: group, name: Name.observation + " (re-armed, no values)", run: { n in
+        for i in 0..<n {
+            for _ in 0..<observers {
+                withObservationTracking { _ = observable.value } onChange: { sink.count &+= 1 }
+            }
+            observable.value = i
+        }
+        blackHole(sink.count)
+    }, maxIterations: observers >= 1000 ? 2_000 : .max))
+    return benchmarks
+}
+
+// MARK: - nested paths
+
+func nestedPathBenchmarks() -> [Benchmark] {
+    let sink = Tally()
+
+    let observed = ObservedModel()
+    let observedChildren = [ObservedChild(), ObservedChild()]
+    observed.child = observedChildren[0]
+    let pathToken = observed.observe(\.child?.leaf, options: [.old, .new]) { _, change in
+        sink.count &+= (change.oldValue! ?? 0) &+ (change.newValue! ?? 0)
+    }
+
+    let observable = ObservableModel()
+    let observableChildren = [ObservableChild(), ObservableChild()]
+    observable.child = observableChildren[0]
+
+    let published = PublishedModel()
+    let publishedChildren = [PublishedChild(), PublishedChild()]
+    published.child = publishedChildren[0]
+    let publishedPath = published.$child
+        .compactMap { $0 }
+        .map { $0.$leaf }
+        .switchToLatest()
+        .sink { sink.count &+= $0 }
+
+    return [
+        Benchmark(group: "nested path: leaf change", name: Name.observed + " \\.child?.leaf (old+new)") { n in
+            let child = observedChildren[0]
+            observed.child = child
+            for i in 0..<n { child.leaf = i }
+            blackHole(sink.count)
+            withExtendedLifetime(pathToken) {}
+        },
+        Benchmark(group: "nested path: leaf change", name: Name.observation + " (re-armed, no values)") { n in
+            let child = observableChildren[0]
+            observable.child = child
+            for i in 0..<n {
+                withObservationTracking { _ = observable.child?.leaf } onChange: { sink.count &+= 1 }
+                child.leaf = i
+            }
+            blackHole(sink.count)
+        },
+        Benchmark(group: "nested path: leaf change", name: Name.published + " (switchToLatest, new only)") { n in
+            let child = publishedChildren[0]
+            published.child = child
+            for i in 0..<n { child.leaf = i }
+            blackHole(sink.count)
+            withExtendedLifetime(publishedPath) {}
+        },
+        Benchmark(group: "nested path: intermediate replaced", name: Name.observed + " \\.child?.leaf (old+new)") { n in
+            for i in 0..<n { observed.child = observedChildren[i & 1] }
+            blackHole(sink.count)
+            withExtendedLifetime(pathToken) {}
+        },
+        Benchmark(group: "nested path: intermediate replaced", name: Name.observation + " (re-armed, no values)") { n in
+            for i in 0..<n {
+                withObservationTracking { _ = observable.child?.leaf } onChange: { sink.count &+= 1 }
+                observable.child = observableChildren[i & 1]
+            }
+            blackHole(sink.count)
+        },
+        Benchmark(group: "nested path: intermediate replaced", name: Name.published + " (switchToLatest, new only)") { n in
+            for i in 0..<n { published.child = publishedChildren[i & 1] }
+            blackHole(sink.count)
+            withExtendedLifetime(publishedPath) {}
+        },
+    ]
+}
+
+// MARK: - observe + cancel
+
+func observeCancelBenchmarks() -> [Benchmark] {
+    let observed = ObservedModel()
+    observed.child = ObservedChild()
+    let published = PublishedModel()
+    let didSet = DidSetModel()
+    final class Owner {}
+    let owner = Owner()
+    let controller = ObservationController(observer: owner)
+    let observable = ObservableModel()
+    let tally = Tally()
+    return [
+        Benchmark(group: "observe + cancel", name: Name.didSet + " (append + removeLast)") { n in
+            for _ in 0..<n {
+                didSet.observers.append { _, _ in }
+                didSet.observers.removeLast()
+            }
+            blackHole(didSet)
+        },
+        Benchmark(group: "observe + cancel", name: Name.observed + " \\.value token") { n in
+            for _ in 0..<n {
+                let token = observed.observe(\.value) { _, _ in }
+                token.cancel()
+            }
+        },
+        Benchmark(group: "observe + cancel", name: Name.observed + " \\.child?.leaf token") { n in
+            for _ in 0..<n {
+                let token = observed.observe(\.child?.leaf) { _, _ in }
+                token.cancel()
+            }
+        },
+        Benchmark(group: "observe + cancel", name: Name.observed + " controller observe/unobserve") { n in
+            for _ in 0..<n {
+                controller.observe(observed, \.value) { _, _, _ in }
+                controller.unobserve(observed, \.value)
+            }
+        },
+        Benchmark(group: "observe + cancel", name: Name.published + " sink + cancel") { n in
+            for _ in 0..<n {
+                let cancellable = published.$value.sink { _ in }
+                cancellable.cancel()
+            }
+        },
+        Benchmark(group: "observe + cancel", name: Name.observation + " (tracking ended by a change)") { n in
+            for i in 0..<n {
+                withObservationTracking { _ = observable.value } onChange: { tally.count &+= 1 }
+                observable.value = i
+            }
+            blackHole(tally.count)
+        },
+    ]
+}
+
+// MARK: - four threads
+
+/// Four threads, each setting its own object that has one observer; time per set, all threads together.
+func threadBenchmarks() -> [Benchmark] {
+    let threads = 4
+    let group = "4 threads setting, 1 observer each"
+    final class PerThread: @unchecked Sendable {
+        let sink = Tally()
+        let didSet = DidSetModel()
+        let observed = ObservedModel()
+        let observable = ObservableModel()
+        let published = PublishedModel()
+        var token: ObservationToken?
+        var cancellable: AnyCancellable?
+        init() {
+            didSet.observers.append { [sink] old, new in sink.count &+= old &+ new }
+            token = observed.observe(\.value, options: [.old, .new]) { [sink] _, change in
+                sink.count &+= change.oldValue! &+ change.newValue!
+            }
+            cancellable = published.$value.sink { [sink] in sink.count &+= $0 }
+        }
+    }
+    let states = (0..<threads).map { _ in PerThread() }
+    func parallel(_ n: Int, _ body: @escaping @Sendable (PerThread, Int) -> Void) {
+        DispatchQueue.concurrentPerform(iterations: threads) { index in
+            body(states[index], max(1, n / threads))
+        }
+    }
+    return [
+        Benchmark(group: group, name: Name.didSet) { n in
+            parallel(n) { state, count in for i in 0..<count { state.didSet.value = i } }
+        },
+        Benchmark(group: group, name: Name.observed + " (old+new)") { n in
+            parallel(n) { state, count in for i in 0..<count { state.observed.value = i } }
+        },
+        Benchmark(group: group, name: Name.published + " (new only)") { n in
+            parallel(n) { state, count in for i in 0..<count { state.published.value = i } }
+        },
+        Benchmark(group: group, name: Name.observation + " (re-armed, no values)") { n in
+            parallel(n) { state, count in
+                for i in 0..<count {
+                    withObservationTracking { _ = state.observable.value } onChange: { [sink = state.sink] in sink.count &+= 1 }
+                    state.observable.value = i
+                }
+            }
+        },
+    ]
+}

@@ -1,0 +1,148 @@
+// ObservableCore benchmarks: `swift run -c release --package-path Benchmarks [--quick] [--filter TEXT]`.
+// Everything runs in one process; ratios compare contenders measured in this same run.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+var settings = HarnessSettings()
+var filter: String?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--quick": settings.quick = true
+    case "--filter": filter = arguments.popFirst()
+    case "--samples": settings.samples = Int(arguments.popFirst() ?? "") ?? settings.samples
+    default:
+        print("usage: Benchmarks [--quick] [--filter TEXT] [--samples N]")
+        exit(2)
+    }
+}
+
+#if DEBUG
+print("note: a debug build; timings are meaningless (use `swift run -c release`)\n")
+#endif
+
+let benchmarks = accessBenchmarks()
+    + [1, 10, 1000].flatMap(setWithObserversBenchmarks)
+    + nestedPathBenchmarks()
+    + observeCancelBenchmarks()
+    + threadBenchmarks()
+
+var results: [Measurement] = []
+for benchmark in benchmarks where filter.map({ benchmark.group.contains($0) || benchmark.name.contains($0) }) ?? true {
+    results.append(measure(benchmark, settings))
+}
+
+/// The median of a benchmark of this run, by group and the start of its name.
+@MainActor func result(_ group: String, _ name: String) -> Double? {
+    results.first { $0.group == group && $0.name.hasPrefix(name) }?.nanosecondsPerOperation
+}
+
+import CHeapInfo
+
+// MARK: Tables
+
+let baselines: [String: [String]] = [
+    "get": [Name.plain, Name.branch],
+    "set, no observers": [Name.plain, Name.branch, Name.observed],
+]
+var groups: [String] = []
+for measurement in results where !groups.contains(measurement.group) { groups.append(measurement.group) }
+print("Medians per operation; ratios against contenders measured in this run.\n")
+for group in groups {
+    let rows = results.filter { $0.group == group }
+    let references = baselines[group] ?? [Name.didSet, Name.observed]
+    let available = references.filter { result(group, $0) != nil }
+    print("### \(group)\n")
+    print("| contender | median | " + available.map { "vs \($0)" }.joined(separator: " | ") + " |")
+    print("| --- | ---: |" + String(repeating: " ---: |", count: available.count))
+    for row in rows {
+        let ratios = available.map { formatRatio(row.nanosecondsPerOperation / result(group, $0)!) }
+        print("| \(row.name) | \(format(row.nanosecondsPerOperation)) | " + ratios.joined(separator: " | ") + " |")
+    }
+    print("")
+}
+
+// MARK: Scaling and memory
+
+var scalingGrowth: Double?
+
+if filter == nil || filter == "scaling" {
+    print("### observe N times on one object, then cancel all (time per observe + cancel)\n")
+    let scaling = scalingBenchmarks(quick: settings.quick)
+    let sizes = Array(Set(scaling.map(\.count))).sorted()
+    print("| contender | " + sizes.map { "N = \($0)" }.joined(separator: " | ") + " |")
+    print("| --- |" + String(repeating: " ---: |", count: sizes.count))
+    var contenders: [String] = []
+    for row in scaling where !contenders.contains(row.contender) { contenders.append(row.contender) }
+    for contender in contenders {
+        let cells = sizes.map { size in
+            scaling.first { $0.contender == contender && $0.count == size }?.nanosecondsPerPair.map(format) ?? "(too slow)"
+        }
+        print("| \(contender) | " + cells.joined(separator: " | ") + " |")
+    }
+    print("")
+    let ours = scaling.filter { $0.contender == Name.observed + " (cancel in order)" }.compactMap(\.nanosecondsPerPair)
+    if let first = ours.first, let last = ours.last {
+        scalingGrowth = last / first
+    }
+}
+
+var memory: MemoryReport?
+if (filter == nil || filter == "memory") && cheapinfo_available() != 0 {
+    let report = memoryReport()
+    memory = report
+    print("### memory (heap bytes, C allocator)\n")
+    print("| what | bytes |")
+    print("| --- | ---: |")
+    for (what, bytes) in report.rows { print("| \(what) | \(String(format2: bytes, decimals: 1)) |") }
+    print("")
+}
+
+// MARK: Targets (DESIGN.md)
+
+func verdict(_ met: Bool?) -> String { met.map { $0 ? "met" : "NOT met" } ?? "not measured" }
+
+@MainActor func check(_ target: String, _ measured: String, _ met: Bool?) {
+    print("| \(target) | \(measured) | \(verdict(met)) |")
+}
+
+print("### targets\n")
+if settings.quick {
+    print("(--quick: one tiny sample each, to prove the benchmarks run; these verdicts mean nothing)\n")
+}
+print("| target | measured | verdict |")
+print("| --- | --- | --- |")
+if let plain = result("get", Name.plain), let ours = result("get", Name.observed) {
+    check("get ≤ 1.5× a plain stored property", formatRatio(ours / plain), ours / plain <= 1.5)
+}
+if let plain = result("set, no observers", Name.plain), let ours = result("set, no observers", Name.observed),
+   let observation = result("set, no observers", Name.observation) {
+    check("set, no observers ≤ 2× plain", formatRatio(ours / plain), ours / plain <= 2)
+    check("set, no observers ≥ 20× faster than @Observable", formatRatio(observation / ours) + " faster", observation / ours >= 20)
+}
+if let ours = result("set, 1 observer", Name.observed), let didSet = result("set, 1 observer", Name.didSet) {
+    check("set, 1 observer (old+new) ≤ 10 ns", format(ours), ours <= 10)
+    check("set, 1 observer faster than didSet + closure array", formatRatio(ours / didSet) + " of didSet", ours < didSet)
+}
+if let one = result("set, 1 observer", Name.observed), let thousand = result("set, 1000 observers", Name.observed) {
+    let perExtra = (thousand - one) / 999
+    check("set, N observers: ≤ 3 ns per extra observer", format(perExtra), perExtra <= 3)
+}
+if let nested = result("nested path: leaf change", Name.observed), let direct = result("set, 1 observer", Name.observed) {
+    check("nested path leaf change ≤ 2× the direct one", formatRatio(nested / direct), nested / direct <= 2)
+}
+if let pair = result("observe + cancel", Name.observed + " \\.value") {
+    check("observe + cancel ≤ 150 ns a pair", format(pair), pair <= 150)
+}
+if let growth = scalingGrowth {
+    check("1M observations on one object linear (time per pair, 1M vs 1k)", formatRatio(growth), growth <= 3)
+}
+if let memory {
+    let perProperty = memory.rows.first { $0.0 == "per unobserved property over plain: " + Name.observed }?.1
+    let perObservation = memory.rows.first { $0.0 == "per observation: " + Name.observed + " \\.value token" }?.1
+    // Heap averages carry allocator noise below a tenth of a byte; compare at the printed precision.
+    if let perProperty { check("≤ 8 bytes per @Observed property while unobserved", String(format2: perProperty, decimals: 1) + " B", (perProperty * 10).rounded() <= 80) }
+    if let perObservation { check("≤ 128 bytes per observation", String(format2: perObservation, decimals: 1) + " B", perObservation <= 128) }
+}
+check("compile time ≤ 1.5× @Observable", "see Benchmarks/compile-time.sh", nil)
