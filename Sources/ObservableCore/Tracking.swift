@@ -14,17 +14,11 @@ import Synchronization
 // property to that frame. The reports, in order, are the dependencies of the path. Re-evaluating the
 // path with tracking after an intermediate object changed yields the new dependencies (re-wiring).
 //
-// The getter's cost when no thread is tracking is one relaxed atomic load of `trackingScopes`.
+// The getter's cost when no thread is tracking is one call to `_trackingIsActive()`, which the optimiser
+// may hoist out of loops (see there).
 
-/// How many tracking evaluations are running in the process, on any thread. Allocated once and
-/// never freed, so its address is a constant; the pointee is an atomic, hence `nonisolated(unsafe)`.
-nonisolated(unsafe) private let trackingScopesStorage: UnsafeMutablePointer<Atomic<Int>> = {
-    let storage = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
-    storage.initialize(to: Atomic(0))
-    return storage
-}()
-
-var trackingScopes: UnsafeMutablePointer<Atomic<Int>> { trackingScopesStorage }
+/// How many tracking evaluations are running in the process, on any thread.
+let trackingScopes = Atomic<Int>(0)
 
 /// Whether any thread is tracking, as an out-of-line function the optimiser is told reads nothing.
 ///
@@ -38,7 +32,7 @@ var trackingScopes: UnsafeMutablePointer<Atomic<Int>> { trackingScopesStorage }
 @usableFromInline
 @_effects(readnone) @inline(never)
 func _trackingIsActive() -> Bool {
-    trackingScopesStorage.pointee.load(ordering: .relaxed) != 0
+    trackingScopes.load(ordering: .relaxed) != 0
 }
 
 /// `true` while some thread is resolving a key path.
@@ -104,9 +98,9 @@ enum Tracking {
     private static func withFrame<Result>(_ frame: TrackingFrame?, _ body: () -> Result) -> Result {
         let previous = pthread_getspecific(trackingKey)
         pthread_setspecific(trackingKey, frame.map { Unmanaged.passUnretained($0).toOpaque() })
-        if frame != nil { trackingScopes.pointee.add(1, ordering: .relaxed) }
+        if frame != nil { trackingScopes.add(1, ordering: .relaxed) }
         defer {
-            if frame != nil { trackingScopes.pointee.subtract(1, ordering: .relaxed) }
+            if frame != nil { trackingScopes.subtract(1, ordering: .relaxed) }
             pthread_setspecific(trackingKey, previous)
         }
         return withExtendedLifetime(frame) { body() }
