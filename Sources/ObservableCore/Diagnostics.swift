@@ -17,14 +17,25 @@ enum Diagnostics {
     /// stored property): the observation can never notify. Its token is inactive from the start;
     /// debug builds also say so on standard error, once per key path.
     static func warnNeverNotifies(_ keyPath: AnyKeyPath) {
+        report(keyPath, """
+            observing \(keyPath) can never notify: it reads no @Observed property. \
+            Mark the stored properties it reads @Observed.
+            """)
+    }
+
+    /// `didChangeValue(for:)` without a matching `willChangeValue(for:)` on this thread: nothing is sent.
+    static func warnUnbalancedDidChange(_ keyPath: AnyKeyPath) {
+        report(keyPath, """
+            didChangeValue(for: \(keyPath)) without a matching willChangeValue(for:) on this thread \
+            sends nothing. Pair them, or use notifyingChange(of:_:).
+            """)
+    }
+
+    private static func report(_ keyPath: AnyKeyPath, _ text: String) {
         #if DEBUG
         let isFirst = lock.withLock { reported.insert(keyPath).inserted }
         guard isFirst else { return }
-        let message = """
-            ObservableCore: observing \(keyPath) can never notify: it reads no @Observed property. \
-            Mark the stored properties it reads @Observed. (Reported once per key path, in debug builds.)
-
-            """
+        let message = "ObservableCore: \(text) (Reported once per key path, in debug builds.)\n"
         var bytes = Array(message.utf8)
         _ = write(2, &bytes, bytes.count)   // standard error, without touching the C `stderr` global
         #endif

@@ -15,10 +15,11 @@ protocol ObservationCore: AnyObject, Sendable {
 @usableFromInline
 typealias DeallocationHook = @Sendable () -> Void
 
-/// Turns a change delivered by address (the observed object, the old value, and the new value or
-/// `nil` for a `.prior` notification) into a typed `ObservedChange` and calls the handler.
+/// Turns a change delivered by address (the observed object, the old value, the new value or `nil`
+/// for a `.prior` notification, and what an in-place collection mutation did) into a typed
+/// `ObservedChange` and calls the handler.
 @usableFromInline
-typealias DirectDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer?) -> Void
+typealias DirectDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?) -> Void
 
 @usableFromInline
 enum Delivery {
@@ -30,13 +31,14 @@ enum Delivery {
         options: ObservationOptions,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> DirectDelivery {
-        { object, oldValue, newValue in
+        { object, oldValue, newValue, mutation in
             // The list belongs to the observed instance and its setter passes that instance.
             let root = unsafeDowncast(object, to: Root.self)
             let old = oldValue.assumingMemoryBound(to: Value.self)
             if let newValue {
                 let new = newValue.assumingMemoryBound(to: Value.self)
-                handler(root, options.change(old: old.pointee, new: new.pointee, isPrior: false, keyPath: keyPath))
+                handler(root, options.change(
+                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: keyPath, mutation: mutation))
             } else {
                 handler(root, options.change(old: old.pointee, new: nil, isPrior: true, keyPath: keyPath))
             }
@@ -77,12 +79,13 @@ final class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
 
     override func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
         guard isActive else { return }
-        deliver(object, oldValue, nil)
+        deliver(object, oldValue, nil, nil)
     }
 
-    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer) {
+    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
+                            _ mutation: CollectionMutation?) {
         guard isActive else { return }
-        deliver(object, oldValue, newValue)
+        deliver(object, oldValue, newValue, mutation)
     }
 
     override func listEnded() {

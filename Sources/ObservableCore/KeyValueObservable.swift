@@ -14,6 +14,31 @@
 /// ```
 public protocol KeyValueObservable: AnyObject {}
 
+/// Marks every stored `var` of the class `@Observed` and conforms it to ``KeyValueObservable``.
+///
+/// ```swift
+/// @KeyValueObservable
+/// final class Person {
+///     var name = ""              // @Observed
+///     var age = 0                // @Observed
+///     @Unobserved var cache = 0  // left alone
+///     let id = 1                 // constants, computed, static, lazy and wrapped properties too
+/// }
+/// ```
+///
+/// A property can still carry its own `@Observed(…)` with options, which the class attribute
+/// leaves as written. Overrides are not marked (write `@Observed override var` where wanted). A
+/// stored `var` declaring several bindings (`var a = 1, b = 2`) is an error: declare them
+/// separately, or mark the declaration `@Unobserved`.
+@attached(memberAttribute)
+@attached(extension, conformances: KeyValueObservable)
+public macro KeyValueObservable() = #externalMacro(module: "ObservableMacros", type: "KeyValueObservableMacro")
+
+/// Leaves one stored property of a `@KeyValueObservable` class unobserved: sets notify nobody, and
+/// key paths through it do not re-wire when it changes (it is read, but is not a trigger).
+@attached(peer)
+public macro Unobserved() = #externalMacro(module: "ObservableMacros", type: "UnobservedMacro")
+
 extension KeyValueObservable {
     /// Observes the value at `keyPath`, calling `handler` synchronously on the setting thread.
     ///

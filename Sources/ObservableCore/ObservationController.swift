@@ -351,7 +351,8 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                     oldValue: change.oldValue.map { $0 as Any },
                     newValue: change.newValue.map { $0 as Any },
                     isPrior: change.isPrior,
-                    keyPath: change.keyPath))
+                    keyPath: change.keyPath,
+                    indexes: change.indexes))
             }
             return Registration.observe(
                 root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated,

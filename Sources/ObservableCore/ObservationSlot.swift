@@ -81,6 +81,50 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// After an in-place mutation (`_modify`): for most values the same as `_$didSet`. The overloads
+    /// below, chosen at compile time for collections, also say what the mutation did.
+    @inlinable
+    public func _$didMutate<Value>(_ object: AnyObject, _ change: _$PendingChange<Value>?, _ newValue: Value) {
+        _$didSet(object, change, newValue)
+    }
+
+    /// After an in-place mutation of a collection of `Equatable` elements: an insertion, removal or
+    /// replacement with its indexes, found by comparing the old and new values (only when observed).
+    @inlinable
+    public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
+    ) where C.Element: Equatable {
+        guard let change else { return }
+        deliver(object, change, newValue, CollectionMutation(from: change.oldValue, to: newValue, same: ==))
+    }
+
+    /// After an in-place mutation of a collection of class references, compared by identity.
+    @inlinable
+    public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
+    ) where C.Element: AnyObject {
+        guard let change else { return }
+        deliver(object, change, newValue, CollectionMutation(from: change.oldValue, to: newValue, same: ===))
+    }
+
+    /// Both of the above apply to `Equatable` classes: their `==` decides.
+    @inlinable
+    public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
+    ) where C.Element: AnyObject, C.Element: Equatable {
+        guard let change else { return }
+        deliver(object, change, newValue, CollectionMutation(from: change.oldValue, to: newValue, same: ==))
+    }
+
+    @inlinable
+    func deliver<Value>(_ object: AnyObject, _ change: _$PendingChange<Value>, _ newValue: Value, _ mutation: CollectionMutation?) {
+        withUnsafePointer(to: change.oldValue) { oldValue in
+            withUnsafePointer(to: newValue) { newValue in
+                change.snapshot.deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), mutation)
+            }
+        }
+    }
+
     @usableFromInline
     func _$snapshot() -> _$Snapshot? {
         list.load(ordering: .acquiring)?.takeUnretainedValue().snapshot()
@@ -98,3 +142,37 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         return current!.takeUnretainedValue()
     }
 }
+
+// `@Observed(skipsEqualValues: true)`: whether a set would store what is already there. Overloads
+// chosen at compile time: `==` for `Equatable` values (optionals included), identity for class
+// references; a value that is neither is a compile-time error naming the requirement.
+
+/// Used by the `@Observed` macro; do not call directly.
+@_documentation(visibility: private)
+@inlinable
+public func _$isDuplicate<Value: Equatable>(_ old: Value, _ new: Value) -> Bool { old == new }
+
+/// Used by the `@Observed` macro; do not call directly.
+@_documentation(visibility: private)
+@inlinable
+public func _$isDuplicate<Value: AnyObject>(_ old: Value, _ new: Value) -> Bool { old === new }
+
+/// Used by the `@Observed` macro; do not call directly.
+@_documentation(visibility: private)
+@inlinable
+public func _$isDuplicate<Value: AnyObject & Equatable>(_ old: Value, _ new: Value) -> Bool { old == new }
+
+/// Used by the `@Observed` macro; do not call directly.
+@_documentation(visibility: private)
+@inlinable
+public func _$isDuplicate<Value: AnyObject>(_ old: Value?, _ new: Value?) -> Bool { old === new }
+
+/// Used by the `@Observed` macro; do not call directly.
+@_documentation(visibility: private)
+@inlinable
+public func _$isDuplicate<Value: AnyObject & Equatable>(_ old: Value?, _ new: Value?) -> Bool { old == new }
+
+/// Used by the `@Observed` macro; do not call directly.
+@_documentation(visibility: private)
+@available(*, unavailable, message: "'@Observed(skipsEqualValues: true)' needs an Equatable value or a class reference")
+public func _$isDuplicate<Value>(_ old: Value, _ new: Value) -> Bool { false }

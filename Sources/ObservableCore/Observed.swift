@@ -16,13 +16,38 @@
 /// ```
 ///
 /// It applies to a single stored `var` of a class (including generic, `open`, `@MainActor` classes
-/// and `weak`/`unowned` references). A `let`, a computed, `static`, `class` or `lazy` property, a
+/// and `weak`/`unowned` references) and to an `override var`. A `let`, a computed, `static`, `class` or `lazy` property, a
 /// property wrapper, a member of a struct, enum or actor, a tuple pattern, several bindings in one
 /// declaration, or a property with neither a type annotation nor an initial value is rejected with
 /// a compile-time error.
+///
+/// Options:
+/// - `skipsEqualValues: true`: a set storing a value equal to the current one (`==`, for an
+///   `Equatable` type) or the identical object (`===`, for a class reference) notifies nobody. Other
+///   types are a compile-time error. The default, as in Cocoa, is that every set notifies.
+/// - `notifiesAutomatically: false`: sets never notify; the owner sends the notifications with
+///   ``KeyValueObservable/willChangeValue(for:)`` and ``KeyValueObservable/didChangeValue(for:)``
+///   (or ``KeyValueObservable/notifyingChange(of:_:)``), like Cocoa's
+///   `automaticallyNotifiesObservers(forKey:)` returning `false`.
+///
+/// ```swift
+/// @Observed(skipsEqualValues: true) var status = Status.idle
+/// @Observed(notifiesAutomatically: false) var balance = 0
+/// ```
+///
+/// On an `override var` (with a type annotation, no initial value and no observers) it makes a
+/// superclass property observable on the subclass, even one of a superclass that knows nothing of
+/// this library: the accessors wrap `super`'s. Do not add it over a superclass property that is
+/// already `@Observed` (a plain `override` keeps notifying), or each set would notify twice.
+///
+/// An `@Observed` array (any random-access, range-replaceable collection of `Equatable` elements
+/// or class references) mutated in place (`append`, `remove(at:)`, `items[i] = x`) notifies once,
+/// with ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` or
+/// ``ObservedChangeKind/replacement`` and ``ObservedChange/indexes``.
 ///
 /// The macro generates the peers `_name` (storage) and `_$name` (observer slot); a class member
 /// with either name conflicts with it.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
 @attached(peer, names: prefixed(_), prefixed(`_$`))
-public macro Observed() = #externalMacro(module: "ObservableMacros", type: "ObservedMacro")
+public macro Observed(skipsEqualValues: Bool = false, notifiesAutomatically: Bool = true) =
+    #externalMacro(module: "ObservableMacros", type: "ObservedMacro")

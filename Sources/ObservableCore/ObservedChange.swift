@@ -16,7 +16,10 @@ public struct ObservedChange<Value> {
     /// The kind of a change, as Cocoa's `NSKeyValueChange`; the same type for every `Value`.
     public typealias Kind = ObservedChangeKind
 
-    /// The kind of change; every change of an `@Observed` property is a ``Kind/setting``.
+    /// The kind of change: ``Kind/setting`` for an assignment; for an `@Observed` array (any
+    /// random-access, range-replaceable collection of `Equatable` elements or of class references)
+    /// mutated in place, ``Kind/insertion``, ``Kind/removal`` or ``Kind/replacement``, with
+    /// ``indexes``.
     public let kind: Kind
     /// The value before the change, when ``ObservationOptions/old`` was requested.
     public let oldValue: Value?
@@ -26,11 +29,21 @@ public struct ObservedChange<Value> {
     public let isPrior: Bool
     /// The key path that was observed, as given to `observe`.
     public let keyPath: AnyKeyPath
+    /// For ``Kind/insertion``, ``Kind/removal`` and ``Kind/replacement``: the positions (offsets from
+    /// the start) that were inserted into the new value, removed from the old one, or replaced.
+    /// `nil` for ``Kind/setting``. `oldValue` and `newValue` stay the whole collection, so
+    /// `change.newValue![indexes]` are the inserted elements and `change.oldValue![indexes]` the removed
+    /// ones (for an `Array`, whose indexes are offsets).
+    public let indexes: RangeSet<Int>?
 
     /// Creates a change; the library creates these, tests may too.
     @inlinable
-    public init(kind: Kind = .setting, oldValue: Value?, newValue: Value?, isPrior: Bool = false, keyPath: AnyKeyPath) {
+    public init(
+        kind: Kind = .setting, oldValue: Value?, newValue: Value?, isPrior: Bool = false, keyPath: AnyKeyPath,
+        indexes: RangeSet<Int>? = nil
+    ) {
         self.kind = kind
+        self.indexes = indexes
         self.oldValue = oldValue
         self.newValue = newValue
         self.isPrior = isPrior
@@ -44,8 +57,70 @@ public struct ObservedChange<Value> {
 /// if change.kind == .setting { print("set to", change.newValue as Any) }
 /// ```
 public enum ObservedChangeKind: Sendable, Hashable {
-    /// The value was set (assigned or mutated in place).
+    /// The value was set: assigned, or mutated in place in a way that is not one of the others.
     case setting
+    /// Elements were inserted into a collection in place (`append`, `insert(_:at:)`): at
+    /// ``ObservedChange/indexes`` of the new value.
+    case insertion
+    /// Elements were removed from a collection in place (`remove(at:)`, `removeLast()`): from
+    /// ``ObservedChange/indexes`` of the old value.
+    case removal
+    /// Elements were replaced in place (`items[2] = x`, `swapAt`): at ``ObservedChange/indexes``.
+    case replacement
+}
+
+/// What an in-place mutation of an `@Observed` collection did, found by comparing the old and the
+/// new value after the mutation (see `_$ObservationSlot._$didMutate`).
+@usableFromInline
+struct CollectionMutation {
+    @usableFromInline let kind: ObservedChangeKind
+    @usableFromInline let indexes: RangeSet<Int>
+
+    @usableFromInline
+    init(kind: ObservedChangeKind, indexes: RangeSet<Int>) {
+        self.kind = kind
+        self.indexes = indexes
+    }
+
+    /// Compares `old` with `new`, element by element with `same`: one contiguous insertion or removal,
+    /// or replacements in place with the count unchanged. `nil` when the change is none of those
+    /// (several separate insertions, a mix), or changed nothing: that is reported as a setting.
+    @inlinable
+    init?<C: RandomAccessCollection>(from old: C, to new: C, same: (C.Element, C.Element) -> Bool) {
+        let oldCount = old.count, newCount = new.count
+        // Common prefix, then common suffix not overlapping it.
+        var prefix = 0
+        var oldIndex = old.startIndex, newIndex = new.startIndex
+        while prefix < oldCount, prefix < newCount, same(old[oldIndex], new[newIndex]) {
+            prefix += 1
+            old.formIndex(after: &oldIndex)
+            new.formIndex(after: &newIndex)
+        }
+        var suffix = 0
+        var oldEnd = old.endIndex, newEnd = new.endIndex
+        while suffix < oldCount - prefix, suffix < newCount - prefix {
+            old.formIndex(before: &oldEnd)
+            new.formIndex(before: &newEnd)
+            guard same(old[oldEnd], new[newEnd]) else { break }
+            suffix += 1
+        }
+        if newCount > oldCount, prefix + suffix == oldCount {
+            self.init(kind: .insertion, indexes: RangeSet(prefix ..< newCount - suffix))
+        } else if newCount < oldCount, prefix + suffix == newCount {
+            self.init(kind: .removal, indexes: RangeSet(prefix ..< oldCount - suffix))
+        } else if newCount == oldCount, prefix < oldCount {
+            var replaced = RangeSet<Int>()
+            var oldIndex = oldIndex, newIndex = newIndex
+            for offset in prefix ..< oldCount - suffix {
+                if !same(old[oldIndex], new[newIndex]) { replaced.insert(offset, within: 0 ..< oldCount) }
+                old.formIndex(after: &oldIndex)
+                new.formIndex(after: &newIndex)
+            }
+            self.init(kind: .replacement, indexes: replaced)
+        } else {
+            return nil
+        }
+    }
 }
 
 // Key path objects are immutable once formed; the change carries one to say which path changed (compare
@@ -55,6 +130,7 @@ extension ObservedChange: @unchecked Sendable where Value: Sendable {}
 extension ObservedChange: CustomStringConvertible {
     public var description: String {
         var parts = ["\(kind)"]
+        if let indexes { parts.append("indexes: \(indexes.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", "))") }
         if isPrior { parts.append("prior") }
         if let oldValue { parts.append("old: \(String(reflecting: oldValue))") }
         if let newValue { parts.append("new: \(String(reflecting: newValue))") }
@@ -65,13 +141,17 @@ extension ObservedChange: CustomStringConvertible {
 extension ObservationOptions {
     /// Builds the change an observation with these options receives.
     @inlinable
-    func change<Value>(old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: AnyKeyPath) -> ObservedChange<Value> {
+    func change<Value>(
+        old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: AnyKeyPath,
+        mutation: CollectionMutation? = nil
+    ) -> ObservedChange<Value> {
         ObservedChange(
-            kind: .setting,
+            kind: mutation?.kind ?? .setting,
             oldValue: contains(.old) ? old() : nil,
             newValue: contains(.new) && !isPrior ? new() : nil,
             isPrior: isPrior,
-            keyPath: keyPath
+            keyPath: keyPath,
+            indexes: mutation?.indexes
         )
     }
 }

@@ -18,8 +18,10 @@ class ListEntry: @unchecked Sendable {
 
     /// Before the store; `oldValue` points at the property's current value (of the list's type).
     func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {}
-    /// After the store; the pointers are to values of the property's type.
-    func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer) {}
+    /// After the store; the pointers are to values of the property's type. `mutation` describes an
+    /// in-place change of a collection, `nil` for a setting.
+    func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
+                   _ mutation: CollectionMutation?) {}
     /// The observed instance was deallocated; the list has already dropped this entry.
     func listEnded() {}
 }
@@ -45,8 +47,9 @@ public struct _$Snapshot {
     }
 
     @usableFromInline
-    func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer) {
-        forEachEntry { entry in entry.didChange(object, oldValue, newValue) }
+    func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
+                          _ mutation: CollectionMutation? = nil) {
+        forEachEntry { entry in entry.didChange(object, oldValue, newValue, mutation) }
     }
 
     /// Calls `body` with each entry, without retaining it: the snapshot holds every entry strongly
@@ -164,6 +167,12 @@ final class ObserverList: @unchecked Sendable {
             (liveCount == 0 ? [] : self.entries, willChangeCount > 0)
         }
         return entries.isEmpty ? nil : _$Snapshot(entries: entries, notifiesWillChange: notifiesWillChange)
+    }
+
+    /// The path observations linked into this list (for manual notification of computed properties).
+    func pathDependents() -> [any PathDependent] {
+        let links = lock.withLock { entries.compactMap { $0 as? PathLink } }
+        return links.map(\.dependent)
     }
 
     /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.

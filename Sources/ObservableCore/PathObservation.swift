@@ -8,6 +8,8 @@ protocol PathDependent: AnyObject, Sendable {
     func dependencyWillChange()
     func dependencyDidChange()
     func dependencyEnded(_ link: any DependencyLink)
+    /// Whether this observes `keyPath` on `root` (for manual notification of a computed property).
+    func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool
 }
 
 /// The registration of a `PathDependent` in one property's list.
@@ -22,7 +24,7 @@ protocol DependencyLink: AnyObject, Sendable {
 /// is evaluated again, which gives its own old and new values).
 final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     private let list: ObserverList
-    private let dependent: any PathDependent
+    let dependent: any PathDependent
 
     init(list: ObserverList, dependent: any PathDependent) {
         self.list = list
@@ -35,7 +37,8 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     func detach() { list.remove(self) }
 
     override func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) { dependent.dependencyWillChange() }
-    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer) {
+    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
+                            _ mutation: CollectionMutation?) {
         dependent.dependencyDidChange()
     }
     override func listEnded() { dependent.dependencyEnded(self) }
@@ -51,7 +54,11 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
 final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationCore, @unchecked Sendable {
     /// Held weakly: observing never keeps the observed object alive. Written only in `init`.
     private weak var root: Root?
-    private let keyPath: KeyPath<Root, Value>
+    /// What the changes carry and `observes` compares; the value is read by `evaluate`.
+    private let keyPath: AnyKeyPath
+    /// Reads the path's value (`root[keyPath: keyPath]`, or a string path's resolution); run with
+    /// tracking, every `@Observed` property it reads is a dependency.
+    private let evaluate: (Root) -> Value
     private let options: ObservationOptions
     private let handler: (Root, ObservedChange<Value>) -> Void
     private let onObservedDeallocated: DeallocationHook?
@@ -64,17 +71,29 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     /// callback may set a dependency again before the outer change completes).
     private var pendingOldValues: [Value] = []
 
-    init(root: Root, keyPath: KeyPath<Root, Value>, options: ObservationOptions,
+    convenience init(root: Root, keyPath: KeyPath<Root, Value>, options: ObservationOptions,
+                     onObservedDeallocated: DeallocationHook?,
+                     handler: @escaping (Root, ObservedChange<Value>) -> Void) {
+        self.init(root: root, keyPath: keyPath, evaluate: { $0[keyPath: keyPath] }, options: options,
+                  onObservedDeallocated: onObservedDeallocated, handler: handler)
+    }
+
+    init(root: Root, keyPath: AnyKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
          onObservedDeallocated: DeallocationHook?,
          handler: @escaping (Root, ObservedChange<Value>) -> Void) {
         self.root = root
         self.keyPath = keyPath
+        self.evaluate = evaluate
         self.options = options
         self.onObservedDeallocated = onObservedDeallocated
         self.handler = handler
     }
 
     var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
+
+    func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
+        self.root === root && self.keyPath == keyPath
+    }
 
     var isActive: Bool { active.load(ordering: .acquiring) }
 
@@ -116,7 +135,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
 
     func dependencyWillChange() {
         guard isActive, let root else { return }
-        let oldValue = Tracking.value(root, keyPath)
+        let oldValue = Tracking.untracked { evaluate(root) }
         if options.contains(.old) {
             lock.withLock { pendingOldValues.append(oldValue) }
         }
@@ -132,7 +151,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
             endForDeallocatedRoot()
             return
         }
-        let (newValue, accesses) = Tracking.evaluate(root, keyPath)
+        let (newValue, accesses) = Tracking.evaluate { evaluate(root) }
         let (oldValue, stale) = lock.withLock { () -> (Value?, [any DependencyLink]) in
             let oldValue = options.contains(.old) ? pendingOldValues.popLast() : nil
             return (oldValue, isActive ? relink(to: accesses) : [])

@@ -50,8 +50,9 @@ struct TrackedAccess {
     let object: AnyObject
     /// That property's observer list on that instance.
     let list: ObserverList
-    /// The property's key path, rooted at the static type of the instance's class.
-    let keyPath: AnyKeyPath
+    /// The property's key path, rooted at the static type of the instance's class (`nil` for a read
+    /// by a string key path, which has none).
+    let keyPath: AnyKeyPath?
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 }
@@ -60,7 +61,7 @@ struct TrackedAccess {
 final class TrackingFrame {
     private(set) var accesses: [TrackedAccess] = []
 
-    func record(_ object: AnyObject, _ list: ObserverList, _ keyPath: AnyKeyPath) {
+    func record(_ object: AnyObject, _ list: ObserverList, _ keyPath: AnyKeyPath?) {
         let id = ObjectIdentifier(list)
         // Paths are short; a property read twice (a computed property reading it twice) counts once.
         if accesses.contains(where: { $0.listID == id }) { return }
@@ -84,15 +85,25 @@ private let trackingKey: pthread_key_t = {
 enum Tracking {
     /// Evaluates `root[keyPath: keyPath]`, returning the value and the `@Observed` properties it read.
     static func evaluate<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> (value: Value, accesses: [TrackedAccess]) {
+        evaluate { root[keyPath: keyPath] }
+    }
+
+    /// Runs `body`, returning its result and the `@Observed` properties it read.
+    static func evaluate<Value>(_ body: () -> Value) -> (value: Value, accesses: [TrackedAccess]) {
         let frame = TrackingFrame()
-        let value = withFrame(frame) { root[keyPath: keyPath] }
+        let value = withFrame(frame, body)
         return (value, frame.accesses)
     }
 
     /// Evaluates `root[keyPath: keyPath]` without recording anything, even inside a tracking
     /// evaluation further up this thread's stack.
     static func value<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> Value {
-        withFrame(nil) { root[keyPath: keyPath] }
+        untracked { root[keyPath: keyPath] }
+    }
+
+    /// Runs `body` without recording anything, even inside a tracking evaluation further up.
+    static func untracked<Value>(_ body: () -> Value) -> Value {
+        withFrame(nil, body)
     }
 
     private static func withFrame<Result>(_ frame: TrackingFrame?, _ body: () -> Result) -> Result {

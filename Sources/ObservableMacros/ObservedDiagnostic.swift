@@ -9,7 +9,12 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case typeProperty(keyword: String)
     case lazyProperty
     case propertyWrapper(name: String)
-    case overridingProperty
+    case overrideWithInitialValue
+    case overrideWithObservers
+    case optionNotLiteral(label: String)
+    case skipsEqualValuesWithManualNotification
+    case keyValueObservableNotAClass
+    case classMemberNeedsSplitting
     case invalidContainer(detail: String?)
     case tuplePattern
     case multipleBindings
@@ -29,8 +34,18 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'@Observed' cannot be applied to a 'lazy' property"
         case .propertyWrapper(let name):
             "'@Observed' cannot be combined with property wrapper '@\(name)'"
-        case .overridingProperty:
-            "'@Observed' cannot be applied to an overriding property; mark the superclass property '@Observed' instead"
+        case .overrideWithInitialValue:
+            "an '@Observed' overriding property cannot have an initial value; assign it in an initializer"
+        case .overrideWithObservers:
+            "an '@Observed' overriding property cannot have 'willSet' or 'didSet'; observe it instead, or override it in a further subclass"
+        case .optionNotLiteral(let label):
+            "'\(label)' must be the literal 'true' or 'false'"
+        case .skipsEqualValuesWithManualNotification:
+            "'skipsEqualValues' has no effect with 'notifiesAutomatically: false': the owner decides when to notify"
+        case .keyValueObservableNotAClass:
+            "'@KeyValueObservable' can only be applied to a class"
+        case .classMemberNeedsSplitting:
+            "'@KeyValueObservable' cannot observe a declaration with several bindings or a tuple pattern; declare each property separately, or mark it '@Unobserved'"
         case .invalidContainer(let detail):
             "'@Observed' can only be applied to a stored property of a class" + (detail.map { "; \($0)" } ?? "")
         case .tuplePattern:
@@ -50,7 +65,12 @@ enum ObservedDiagnostic: DiagnosticMessage {
         case .typeProperty: "typeProperty"
         case .lazyProperty: "lazyProperty"
         case .propertyWrapper: "propertyWrapper"
-        case .overridingProperty: "overridingProperty"
+        case .overrideWithInitialValue: "overrideWithInitialValue"
+        case .overrideWithObservers: "overrideWithObservers"
+        case .optionNotLiteral: "optionNotLiteral"
+        case .skipsEqualValuesWithManualNotification: "skipsEqualValuesWithManualNotification"
+        case .keyValueObservableNotAClass: "keyValueObservableNotAClass"
+        case .classMemberNeedsSplitting: "classMemberNeedsSplitting"
         case .invalidContainer: "invalidContainer"
         case .tuplePattern: "tuplePattern"
         case .multipleBindings: "multipleBindings"

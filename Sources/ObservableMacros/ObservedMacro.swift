@@ -10,6 +10,10 @@ import SwiftSyntaxMacros
 /// - accessors on `name`: `init` (when there is no initial value), `get`, `set`, `_modify`;
 /// - peers: `private var _name: String` (the storage, carrying any `willSet`/`didSet`) and
 ///   `private let _$name = ObservableCore._$ObservationSlot()` (one pointer, nil until observed).
+///
+/// Variants: `skipsEqualValues: true` adds an equality check to the set's slow path and drops
+/// `_modify`; `notifiesAutomatically: false` keeps the tracking getter and a plain store; on an
+/// `override var` the accessors wrap `super.name` and only the slot is a peer.
 public struct ObservedMacro {
     /// The names of what one property expands to.
     struct Names {
@@ -40,15 +44,19 @@ extension ObservedMacro: AccessorMacro {
         if property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
         guard problems.isEmpty, let names = Names(property) else { return [] }
 
-        let (storage, slot) = (names.storage, names.slot)
+        let options = ObservedOptions.parse(node).0
+        let isOverride = property.hasModifier(.override)
+        let slot = names.slot
+        // An override has no storage of its own: it wraps the superclass's property.
+        let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
         let change = context.makeUniqueName("change")
         var accessors: [AccessorDeclSyntax] = []
-        if property.observedBinding?.initializer == nil {
+        if !isOverride, property.observedBinding?.initializer == nil {
             accessors.append(
                 """
-                @storageRestrictions(initializes: \(storage))
+                @storageRestrictions(initializes: \(names.storage))
                 init(initialValue) {
-                    \(storage) = initialValue
+                    \(names.storage) = initialValue
                 }
                 """)
         }
@@ -60,35 +68,61 @@ extension ObservedMacro: AccessorMacro {
                         \\.\(names.property)
                     }
                 }
-                return \(storage)
+                return \(value)
             }
             """)
+        guard options.notifiesAutomatically else {
+            // Manual notification: the owner brackets changes with willChangeValue/didChangeValue.
+            accessors.append(
+                """
+                set {
+                    \(value) = newValue
+                }
+                """)
+            if !isOverride {
+                accessors.append(
+                    """
+                    _modify {
+                        yield &\(value)
+                    }
+                    """)
+            }
+            return accessors
+        }
+        let fastPath: ExprSyntax = options.skipsEqualValues
+            ? "\(slot)._$isObserved, !ObservableCore._$isDuplicate(\(value), newValue)"
+            : "\(slot)._$isObserved"
         accessors.append(
             """
             set {
-                guard \(slot)._$isObserved else {
-                    \(storage) = newValue
+                guard \(fastPath) else {
+                    \(value) = newValue
                     return
                 }
-                let \(change) = \(slot)._$willSet(self, \(storage))
-                \(storage) = newValue
-                \(slot)._$didSet(self, \(change), \(storage))
+                let \(change) = \(slot)._$willSet(self, \(value))
+                \(value) = newValue
+                \(slot)._$didSet(self, \(change), \(value))
             }
             """)
-        accessors.append(
-            """
-            _modify {
-                guard \(slot)._$isObserved else {
-                    yield &\(storage)
-                    return
+        // In-place mutation without a copy. Not for an override (super's storage is not ours to
+        // yield) nor when equal values are skipped (equality is only known after the mutation, too
+        // late for a `.prior` notification): Swift then mutates through `get` and `set`.
+        if !isOverride, !options.skipsEqualValues {
+            accessors.append(
+                """
+                _modify {
+                    guard \(slot)._$isObserved else {
+                        yield &\(value)
+                        return
+                    }
+                    let \(change) = \(slot)._$willSet(self, \(value))
+                    defer {
+                        \(slot)._$didMutate(self, \(change), \(value))
+                    }
+                    yield &\(value)
                 }
-                let \(change) = \(slot)._$willSet(self, \(storage))
-                defer {
-                    \(slot)._$didSet(self, \(change), \(storage))
-                }
-                yield &\(storage)
-            }
-            """)
+                """)
+        }
         return accessors
     }
 }
@@ -107,9 +141,8 @@ extension ObservedMacro: PeerMacro {
         let problems = property.observedProblems(attribute: node, lexicalContext: context.lexicalContext)
         if !property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
         guard problems.isEmpty, let names = Names(property) else { return [] }
-        return [
-            property.observedStorage(named: names.storage.text, property: names.property.identifierText!),
-            "private let \(names.slot) = ObservableCore._$ObservationSlot()",
-        ]
+        let slot: DeclSyntax = "private let \(names.slot) = ObservableCore._$ObservationSlot()"
+        if property.hasModifier(.override) { return [slot] }
+        return [property.observedStorage(named: names.storage.text, property: names.property.identifierText!), slot]
     }
 }

@@ -5,5 +5,7 @@ import SwiftSyntaxMacros
 struct ObservableMacrosPlugin: CompilerPlugin {
     let providingMacros: [Macro.Type] = [
         ObservedMacro.self,
+        KeyValueObservableMacro.self,
+        UnobservedMacro.self,
     ]
 }

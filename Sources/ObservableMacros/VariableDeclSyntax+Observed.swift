@@ -64,14 +64,21 @@ extension VariableDeclSyntax {
                         .replace(oldNode: Syntax(modifiers), newNode: Syntax(modifiers.filter { $0.name.tokenKind != .keyword(.lazy) })),
                     ]),
                 ])
-            case .keyword(.override):
-                report(modifier, .overridingProperty)
             default:
                 break
             }
         }
         for case .attribute(let other) in attributes where Self.isPropertyWrapper(other, besides: attribute) {
             report(other, .propertyWrapper(name: other.attributeName.trimmedDescription))
+        }
+        problems += ObservedOptions.parse(attribute).1
+        if hasModifier(.override), let binding = bindings.first, bindings.count == 1 {
+            if let initializer = binding.initializer {
+                report(initializer, .overrideWithInitialValue)
+            }
+            if case .accessors(let accessors) = binding.accessorBlock?.accessors, !isComputed, let first = accessors.first {
+                report(first.accessorSpecifier, .overrideWithObservers)
+            }
         }
         if bindings.count > 1 {
             report(bindings.dropFirst().first!, .multipleBindings, fixIts: splitFixIt.map { [$0] } ?? [])
@@ -114,7 +121,7 @@ extension VariableDeclSyntax {
         let name = attribute.attributeName.trimmedDescription
         let last = name.split(separator: ".").last.map(String.init) ?? name
         guard let first = last.first, first.isUppercase else { return false }
-        return last != "Observed" && !last.hasSuffix("Actor")
+        return last != "Observed" && last != "Unobserved" && !last.hasSuffix("Actor")
     }
 
     /// Rewrites `var a = 1, b: Int` as one `@Observed` declaration per binding; a binding without a

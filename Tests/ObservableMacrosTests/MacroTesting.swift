@@ -6,7 +6,11 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
-let observedMacros: [String: MacroSpec] = ["Observed": MacroSpec(type: ObservedMacro.self)]
+let observedMacros: [String: MacroSpec] = [
+    "Observed": MacroSpec(type: ObservedMacro.self),
+    "KeyValueObservable": MacroSpec(type: KeyValueObservableMacro.self, conformances: ["KeyValueObservable"]),
+    "Unobserved": MacroSpec(type: UnobservedMacro.self),
+]
 
 /// `assertMacroExpansion` reporting through Swift Testing: every mismatch becomes an `Issue` at the
 /// caller's line. (The XCTest-flavoured assertion reports nothing inside a `@Test` on swift-syntax
@@ -91,7 +95,7 @@ func observedAccessors(_ name: String, initAccessor: Bool, uniqueSuffix: String 
                 }
                 let \(change) = _$\(name)._$willSet(self, _\(name))
                 defer {
-                    _$\(name)._$didSet(self, \(change), _\(name))
+                    _$\(name)._$didMutate(self, \(change), _\(name))
                 }
                 yield &_\(name)
             }

@@ -140,8 +140,8 @@ struct ObservedDiagnosticsTests {
         )
     }
 
-    @Test("overriding properties are rejected")
-    func overridingProperty() {
+    @Test("an overriding property cannot have an initial value")
+    func overrideWithInitialValue() {
         assertObservedExpansion(
             """
             final class Student: Person {
@@ -155,8 +155,118 @@ struct ObservedDiagnosticsTests {
             """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' cannot be applied to an overriding property; mark the superclass property '@Observed' instead",
+                    message: "an '@Observed' overriding property cannot have an initial value; assign it in an initializer",
+                    line: 2, column: 41),
+            ]
+        )
+    }
+
+    @Test("an overriding property cannot keep willSet or didSet")
+    func overrideWithObservers() {
+        assertObservedExpansion(
+            """
+            final class Student: Person {
+                @Observed override var name: String {
+                    didSet { print(name) }
+                }
+            }
+            """,
+            expandedSource: """
+            final class Student: Person {
+                override var name: String {
+                    didSet { print(name) }
+                }
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "an '@Observed' overriding property cannot have 'willSet' or 'didSet'; observe it instead, or override it in a further subclass",
+                    line: 3, column: 9),
+            ]
+        )
+    }
+
+    @Test("options must be Boolean literals")
+    func optionNotLiteral() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed(skipsEqualValues: Settings.skip) var name = ""
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'skipsEqualValues' must be the literal 'true' or 'false'", line: 2, column: 33),
+            ]
+        )
+    }
+
+    @Test("skipping equal values means nothing when the owner notifies by hand")
+    func skipWithManualNotification() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed(skipsEqualValues: true, notifiesAutomatically: false) var name = ""
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name = ""
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'skipsEqualValues' has no effect with 'notifiesAutomatically: false': the owner decides when to notify",
                     line: 2, column: 15),
+            ]
+        )
+    }
+
+    @Test("@KeyValueObservable only applies to classes")
+    func classAttributeOnStruct() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            struct Point {
+                var x = 0
+            }
+            """,
+            expandedSource: """
+            struct Point {
+                var x = 0
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "'@KeyValueObservable' can only be applied to a class", line: 1, column: 1),
+            ]
+        )
+    }
+
+    @Test("@KeyValueObservable does not silently skip a declaration with several bindings")
+    func classAttributeMultipleBindings() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Point {
+                var x = 0, y = 0
+            }
+            """,
+            expandedSource: """
+            final class Point {
+                var x = 0, y = 0
+            }
+
+            extension Point: ObservableCore.KeyValueObservable {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@KeyValueObservable' cannot observe a declaration with several bindings or a tuple pattern; declare each property separately, or mark it '@Unobserved'",
+                    line: 3, column: 9),
             ]
         )
     }

@@ -192,7 +192,7 @@ struct ObservedExpansionTests {
                         }
                         let __macro_local_6changefMu_ = _$default._$willSet(self, _default)
                         defer {
-                            _$default._$didSet(self, __macro_local_6changefMu_, _default)
+                            _$default._$didMutate(self, __macro_local_6changefMu_, _default)
                         }
                         yield &_default
                     }
@@ -289,6 +289,155 @@ struct ObservedExpansionTests {
                 @available(*, deprecated) private var _flag: Bool = false
 
                 private let _$flag = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("skipsEqualValues checks for a duplicate on the slow path and leaves in-place mutation to get and set")
+    func skipsEqualValues() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed(skipsEqualValues: true) var name = ""
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name {
+                    get {
+                        if ObservableCore._$isTracking {
+                            _$name._$track(self) {
+                                \\.name
+                            }
+                        }
+                        return _name
+                    }
+                    set {
+                        guard _$name._$isObserved, !ObservableCore._$isDuplicate(_name, newValue) else {
+                            _name = newValue
+                            return
+                        }
+                        let __macro_local_6changefMu_ = _$name._$willSet(self, _name)
+                        _name = newValue
+                        _$name._$didSet(self, __macro_local_6changefMu_, _name)
+                    }
+                }
+
+                private var _name = ""
+
+                private let _$name = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("notifiesAutomatically: false keeps tracking and stores without notifying")
+    func manualNotification() {
+        assertObservedExpansion(
+            """
+            final class Account {
+                @Observed(notifiesAutomatically: false) var balance: Int
+            }
+            """,
+            expandedSource: """
+            final class Account {
+                var balance: Int {
+                    @storageRestrictions(initializes: _balance)
+                    init(initialValue) {
+                        _balance = initialValue
+                    }
+                    get {
+                        if ObservableCore._$isTracking {
+                            _$balance._$track(self) {
+                                \\.balance
+                            }
+                        }
+                        return _balance
+                    }
+                    set {
+                        _balance = newValue
+                    }
+                    _modify {
+                        yield &_balance
+                    }
+                }
+
+                private var _balance: Int
+
+                private let _$balance = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("an override wraps the superclass's property and adds only a slot")
+    func overrideWrapsSuper() {
+        assertObservedExpansion(
+            """
+            final class Label: View {
+                @Observed override var text: String
+            }
+            """,
+            expandedSource: """
+            final class Label: View {
+                override var text: String {
+                    get {
+                        if ObservableCore._$isTracking {
+                            _$text._$track(self) {
+                                \\.text
+                            }
+                        }
+                        return super.text
+                    }
+                    set {
+                        guard _$text._$isObserved else {
+                            super.text = newValue
+                            return
+                        }
+                        let __macro_local_6changefMu_ = _$text._$willSet(self, super.text)
+                        super.text = newValue
+                        _$text._$didSet(self, __macro_local_6changefMu_, super.text)
+                    }
+                }
+
+                private let _$text = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("@KeyValueObservable marks eligible stored vars, leaves the rest, and adds the conformance")
+    func classAttribute() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Person {
+                var name = ""
+                @Unobserved var cache = 0
+                let id = 1
+                static var count = 0
+                lazy var label = name
+                var summary: String { name }
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name {
+            \(observedAccessors("name", initAccessor: false))
+                }
+
+                private var _name = ""
+
+                private let _$name = ObservableCore._$ObservationSlot()
+                var cache = 0
+                let id = 1
+                static var count = 0
+                lazy var label = name
+                var summary: String { name }
+            }
+
+            extension Person: ObservableCore.KeyValueObservable {
             }
             """
         )

@@ -1,0 +1,154 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+extension KeyValueObservable {
+    /// Announces that the value at `keyPath` is about to change: Cocoa's `willChangeValue(forKey:)`.
+    ///
+    /// Pair it with ``didChangeValue(for:)`` on the same thread, or use
+    /// ``notifyingChange(of:_:)``, which cannot be left unbalanced. Meant for properties declared
+    /// `@Observed(notifiesAutomatically: false)`, whose sets notify nobody by themselves, and for
+    /// computed properties: observers of `keyPath` on this object get a `.prior` notification now
+    /// (if they asked for one) and the change with the old and new values at `didChangeValue`.
+    /// Pairs nest, like Cocoa's.
+    ///
+    /// - For an `@Observed` property the notification reaches every observation of it, including
+    ///   nested paths running through it.
+    /// - For a computed property (`\.fullName`) it reaches the observations of exactly that key path
+    ///   on this object; they must read at least one `@Observed` property to exist at all (an
+    ///   observation of a path reading none never starts). Changes of the `@Observed` properties it
+    ///   reads keep notifying by themselves.
+    public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        ManualChanges.willChange(self, keyPath)
+    }
+
+    /// Sends the change announced by the matching ``willChangeValue(for:)``: Cocoa's
+    /// `didChangeValue(forKey:)`. Without a matching `willChangeValue` on this thread it does
+    /// nothing (a debug build says so on standard error).
+    public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        ManualChanges.didChange(self, keyPath)
+    }
+
+    /// Runs `body` between ``willChangeValue(for:)`` and ``didChangeValue(for:)``; the change is
+    /// sent even when `body` throws.
+    ///
+    /// ```swift
+    /// final class Account: KeyValueObservable {
+    ///     @Observed(notifiesAutomatically: false) private(set) var balance = 0
+    ///     func apply(_ transactions: [Int]) {
+    ///         notifyingChange(of: \.balance) {            // one notification for the batch
+    ///             for amount in transactions { balance += amount }
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    public func notifyingChange<Value, Result>(of keyPath: KeyPath<Self, Value>, _ body: () throws -> Result) rethrows -> Result {
+        willChangeValue(for: keyPath)
+        defer { didChangeValue(for: keyPath) }
+        return try body()
+    }
+}
+
+/// One announced change, waiting for its `didChangeValue`.
+private final class PendingManualChange {
+    let object: ObjectIdentifier
+    let keyPath: AnyKeyPath
+    /// For an `@Observed` property: who is told (snapshotted now, as a setter does) and the old value.
+    let direct: (snapshot: _$Snapshot, oldValue: Any)?
+    /// For a computed property: its path observations on this object.
+    let dependents: [any PathDependent]
+
+    init(object: AnyObject, keyPath: AnyKeyPath, direct: (snapshot: _$Snapshot, oldValue: Any)?, dependents: [any PathDependent]) {
+        self.object = ObjectIdentifier(object)
+        self.keyPath = keyPath
+        self.direct = direct
+        self.dependents = dependents
+    }
+}
+
+/// The changes announced on one thread and not yet sent, innermost last.
+private final class ManualChangeStack {
+    var pending: [PendingManualChange] = []
+}
+
+private let manualChangesKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { raw in
+        // A thread that ends between willChangeValue and didChangeValue.
+        Unmanaged<ManualChangeStack>.fromOpaque((raw as UnsafeMutableRawPointer?)!).release()
+    }
+    precondition(status == 0, "ObservableCore: pthread_key_create failed (\(status))")
+    return key
+}()
+
+enum ManualChanges {
+    static func willChange<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) {
+        let (value, accesses) = Tracking.evaluate(root, keyPath)
+        let pending: PendingManualChange
+        if accesses.count == 1, accesses[0].object === root, accesses[0].keyPath == keyPath {
+            let snapshot = accesses[0].list.snapshot()
+            if let snapshot, snapshot.notifiesWillChange {
+                withUnsafePointer(to: value) { snapshot.deliverWillChange(root, UnsafeRawPointer($0)) }
+            }
+            pending = PendingManualChange(
+                object: root, keyPath: keyPath, direct: snapshot.map { ($0, value as Any) }, dependents: [])
+        } else {
+            var seen = Set<ObjectIdentifier>()
+            let dependents = accesses
+                .flatMap { $0.list.pathDependents() }
+                .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
+            for dependent in dependents where dependent.wantsWillChange { dependent.dependencyWillChange() }
+            pending = PendingManualChange(object: root, keyPath: keyPath, direct: nil, dependents: dependents)
+        }
+        push(pending)
+    }
+
+    static func didChange<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) {
+        guard let pending = pop(root, keyPath) else {
+            Diagnostics.warnUnbalancedDidChange(keyPath)
+            return
+        }
+        if let (snapshot, oldValue) = pending.direct {
+            let newValue = Tracking.value(root, keyPath)
+            withUnsafePointer(to: oldValue as! Value) { oldValue in
+                withUnsafePointer(to: newValue) { newValue in
+                    snapshot.deliverDidChange(root, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue))
+                }
+            }
+        }
+        for dependent in pending.dependents { dependent.dependencyDidChange() }
+    }
+
+    private static func push(_ change: PendingManualChange) {
+        let stack: ManualChangeStack
+        if let raw = pthread_getspecific(manualChangesKey) {
+            stack = Unmanaged<ManualChangeStack>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            stack = ManualChangeStack()
+            pthread_setspecific(manualChangesKey, Unmanaged.passRetained(stack).toOpaque())
+        }
+        stack.pending.append(change)
+    }
+
+    /// The innermost pending change of `keyPath` on `root`; the stack is freed once empty.
+    private static func pop(_ root: AnyObject, _ keyPath: AnyKeyPath) -> PendingManualChange? {
+        guard let raw = pthread_getspecific(manualChangesKey) else { return nil }
+        let stack = Unmanaged<ManualChangeStack>.fromOpaque(raw)
+        let pending = stack._withUnsafeGuaranteedRef { stack -> PendingManualChange? in
+            let id = ObjectIdentifier(root)
+            guard let index = stack.pending.lastIndex(where: { $0.object == id && $0.keyPath == keyPath }) else { return nil }
+            return stack.pending.remove(at: index)
+        }
+        if stack._withUnsafeGuaranteedRef({ $0.pending.isEmpty }) {
+            pthread_setspecific(manualChangesKey, nil)
+            stack.release()
+        }
+        return pending
+    }
+}

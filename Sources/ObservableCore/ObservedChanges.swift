@@ -1,0 +1,92 @@
+extension KeyValueObservable {
+    /// The changes of the value at `keyPath`, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await change in person.changes(of: \.name) {
+    ///     print("name is now", change.newValue!)
+    /// }
+    /// ```
+    ///
+    /// Each iteration observes from the moment it starts (`makeAsyncIterator()`, i.e. the `for await`)
+    /// with the same semantics as ``observe(_:options:_:)``: every set is one element, nested paths
+    /// are re-wired, `.initial` makes the current value the first element. The sequence ends when this
+    /// object is deallocated (after the elements already buffered), when the iterating task is
+    /// cancelled, or when the loop is left; the observation ends with it. Iterating holds neither this
+    /// object nor anything else alive.
+    ///
+    /// The values must be `Sendable`: they are produced on the setting thread and consumed by the
+    /// iterating task. To follow a non-`Sendable` object, observe a `Sendable` path through it
+    /// (`\.address?.city`), or use ``observe(_:options:_:)``.
+    ///
+    /// Buffering: a change is produced synchronously on the setting thread and consumed later by the
+    /// iterating task, so changes wait in a buffer. By default (`.unbounded`) every change is kept;
+    /// `.bufferingNewest(1)` keeps only the latest (a consumer that only needs the current state),
+    /// `.bufferingOldest(n)` drops changes once `n` are waiting.
+    ///
+    /// - Parameters:
+    ///   - keyPath: What to observe, rooted at this object.
+    ///   - options: What each change carries; `[.new]` by default. `.prior` adds an element before
+    ///     each store.
+    ///   - bufferingPolicy: What happens to changes the iterating task has not consumed yet.
+    public func changes<Value: Sendable>(
+        of keyPath: KeyPath<Self, Value>,
+        options: ObservationOptions = [.new],
+        bufferingPolicy: ObservedChanges<Self, Value>.BufferingPolicy = .unbounded
+    ) -> ObservedChanges<Self, Value> {
+        ObservedChanges(root: self, keyPath: keyPath, options: options, bufferingPolicy: bufferingPolicy)
+    }
+}
+
+/// The asynchronous sequence of changes returned by ``KeyValueObservable/changes(of:options:bufferingPolicy:)``.
+public struct ObservedChanges<Root: KeyValueObservable, Value: Sendable>: AsyncSequence {
+    public typealias Element = ObservedChange<Value>
+    public typealias Failure = Never
+    /// What happens to changes not consumed yet: `AsyncStream`'s policies.
+    public typealias BufferingPolicy = AsyncStream<ObservedChange<Value>>.Continuation.BufferingPolicy
+
+    private weak var root: Root?
+    private let keyPath: KeyPath<Root, Value>
+    private let options: ObservationOptions
+    private let bufferingPolicy: BufferingPolicy
+
+    init(root: Root, keyPath: KeyPath<Root, Value>, options: ObservationOptions, bufferingPolicy: BufferingPolicy) {
+        self.root = root
+        self.keyPath = keyPath
+        self.options = options
+        self.bufferingPolicy = bufferingPolicy
+    }
+
+    /// Starts observing; the observation lasts as long as the iteration.
+    public func makeAsyncIterator() -> Iterator {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        // Changes are produced on the setting threads and consumed by the iterating task, hence
+        // `Value: Sendable`.
+        let producer = continuation
+        if let root {
+            let handler: (Root, Element) -> Void = { _, change in producer.yield(change) }
+            let observation = Registration.observe(
+                root, keyPath, options: options, onObservedDeallocated: { producer.finish() }, handler: handler,
+                directDelivery: Delivery.direct(keyPath: keyPath, options: options, handler: handler))
+            let token = ObservationToken(observation)
+            continuation.onTermination = { _ in token.cancel() }
+            // Inactive from the start: the path reads no @Observed property, or the object is going.
+            if !observation.isActive { continuation.finish() }
+        } else {
+            continuation.finish()
+        }
+        return Iterator(base: stream.makeAsyncIterator())
+    }
+
+    /// Iterates the changes; see ``KeyValueObservable/changes(of:options:bufferingPolicy:)``.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Element>.Iterator
+
+        public mutating func next() async -> Element? {
+            await base.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            await base.next(isolation: actor)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@KeyValueObservable` on a class: marks every eligible stored `var` `@Observed` (those without
+/// `@Unobserved`) and adds the `KeyValueObservable` conformance when the class does not have it yet.
+///
+/// Eligible means exactly what `@Observed` accepts, minus overrides (those stay explicit): so a `let`,
+/// a computed, `static`, `lazy` or wrapped property is left as it is. A declaration `@Observed` would
+/// reject although it is a stored `var` (several bindings, a tuple pattern) is an error here, rather
+/// than silently unobserved.
+public struct KeyValueObservableMacro {}
+
+extension KeyValueObservableMacro: MemberAttributeMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self), let property = member.as(VariableDeclSyntax.self) else { return [] }
+        let marked = property.attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init)
+            return name == "Observed" || name == "Unobserved"
+        }
+        guard !marked, property.bindingSpecifier.tokenKind == .keyword(.var),
+              !property.hasModifier(.override), !property.hasModifier(.static), !property.hasModifier(.class) else { return [] }
+        if !property.isSingleIdentifierBinding {
+            context.diagnose(Diagnostic(node: Syntax(property.bindings), message: ObservedDiagnostic.classMemberNeedsSplitting))
+            return []
+        }
+        let observed: AttributeSyntax = "@Observed"
+        guard property.observedProblems(attribute: observed, lexicalContext: [Syntax(declaration)]).isEmpty else { return [] }
+        return [observed]
+    }
+}
+
+extension KeyValueObservableMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard declaration.is(ClassDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: Syntax(node), message: ObservedDiagnostic.keyValueObservableNotAClass))
+            return []
+        }
+        // The compiler lists only the protocols the class does not conform to yet (a subclass of an
+        // observable class already does).
+        guard !protocols.isEmpty else { return [] }
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): ObservableCore.KeyValueObservable {}")]
+    }
+}
+
+/// `@Unobserved`: leaves one stored property of a `@KeyValueObservable` class unobserved. Expands to
+/// nothing; the class macro looks for it.
+public struct UnobservedMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}

@@ -1,0 +1,169 @@
+import ObservableCore
+import Testing
+
+private struct Point {   // neither Equatable nor a class: in-place changes are settings
+    var x = 0
+}
+
+private final class Playlist: KeyValueObservable {
+    @Observed var songs: [String] = []
+    @Observed var stops: [Address] = []
+    @Observed fileprivate var points: [Point] = []
+}
+
+/// A change reduced to what these tests compare: kind, indexes as ranges, and the values.
+private struct Mutation: Equatable, CustomStringConvertible {
+    var kind: ObservedChangeKind
+    var indexes: [Range<Int>]?
+    var old: [String]?
+    var new: [String]?
+
+    init(_ kind: ObservedChangeKind, _ indexes: [Range<Int>]?, old: [String]? = nil, new: [String]? = nil) {
+        (self.kind, self.indexes, self.old, self.new) = (kind, indexes, old, new)
+    }
+
+    init(_ change: ObservedChange<[String]>) {
+        self.init(change.kind, change.indexes.map { Array($0.ranges) }, old: change.oldValue, new: change.newValue)
+    }
+
+    var description: String { "\(kind) \(indexes.map { "\($0)" } ?? "-") \(old ?? []) -> \(new ?? [])" }
+}
+
+@Suite("Collection change kinds")
+struct CollectionChangeTests {
+    @Test("append, insert, remove, subscript set and removeAll each send one change with kind and indexes")
+    func kindsAndIndexes() {
+        let playlist = Playlist()
+        playlist.songs = ["a", "b"]
+        var seen: [Mutation] = []
+        let token = playlist.observe(\.songs) { _, change in seen.append(Mutation(change)) }
+        playlist.songs.append("c")
+        playlist.songs.insert("z", at: 0)
+        playlist.songs.remove(at: 1)
+        playlist.songs[1] = "B"
+        playlist.songs.append(contentsOf: ["d", "e"])
+        playlist.songs.removeAll()
+        #expect(seen == [
+            Mutation(.insertion, [2 ..< 3], old: ["a", "b"], new: ["a", "b", "c"]),
+            Mutation(.insertion, [0 ..< 1], old: ["a", "b", "c"], new: ["z", "a", "b", "c"]),
+            Mutation(.removal, [1 ..< 2], old: ["z", "a", "b", "c"], new: ["z", "b", "c"]),
+            Mutation(.replacement, [1 ..< 2], old: ["z", "b", "c"], new: ["z", "B", "c"]),
+            Mutation(.insertion, [3 ..< 5], old: ["z", "B", "c"], new: ["z", "B", "c", "d", "e"]),
+            Mutation(.removal, [0 ..< 5], old: ["z", "B", "c", "d", "e"], new: []),
+        ])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("an assignment is a setting without indexes, even when it looks like an insertion")
+    func assignmentIsSetting() {
+        let playlist = Playlist()
+        var seen: [Mutation] = []
+        let token = playlist.observe(\.songs) { _, change in seen.append(Mutation(change)) }
+        playlist.songs = ["a"]
+        let appended = playlist.songs + ["b"]
+        playlist.songs = appended
+        #expect(seen == [
+            Mutation(.setting, nil, old: [], new: ["a"]),
+            Mutation(.setting, nil, old: ["a"], new: ["a", "b"]),
+        ])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("replacements at separate positions are one change with every replaced index")
+    func separateReplacements() {
+        let playlist = Playlist()
+        playlist.songs = ["a", "b", "c", "d"]
+        var seen: [Mutation] = []
+        let token = playlist.observe(\.songs, options: []) { _, change in seen.append(Mutation(change)) }
+        playlist.songs.swapAt(0, 3)
+        #expect(seen == [Mutation(.replacement, [0 ..< 1, 3 ..< 4])])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("an in-place change that is no single insertion, removal or replacement is a setting")
+    func mixedChangeIsSetting() {
+        let playlist = Playlist()
+        playlist.songs = ["a", "b", "c"]
+        var seen: [Mutation] = []
+        let token = playlist.observe(\.songs, options: []) { _, change in seen.append(Mutation(change)) }
+        playlist.songs.replaceSubrange(0 ..< 1, with: ["x", "y"])   // one replaced and one inserted
+        playlist.songs.removeAll { $0 == "x" || $0 == "c" }          // two separate removals
+        playlist.songs[0] = playlist.songs[0]                         // nothing changed
+        #expect(seen == [
+            Mutation(.setting, nil),
+            Mutation(.setting, nil),
+            Mutation(.setting, nil),
+        ])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("class elements are compared by identity")
+    func classElements() {
+        let playlist = Playlist()
+        let oslo = Address(city: "Oslo")
+        playlist.stops = [oslo]
+        var kinds: [(ObservedChangeKind, [Range<Int>]?)] = []
+        let token = playlist.observe(\.stops) { _, change in kinds.append((change.kind, change.indexes.map { Array($0.ranges) })) }
+        playlist.stops[0] = Address(city: "Oslo")   // equal city, another object
+        playlist.stops.append(oslo)
+        #expect(kinds.map(\.0) == [.replacement, .insertion])
+        #expect(kinds.map(\.1) == [[0 ..< 1], [1 ..< 2]])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("elements that cannot be compared give settings")
+    func incomparableElements() {
+        let playlist = Playlist()
+        var seen: [(ObservedChangeKind, Int?)] = []
+        let token = playlist.observe(\.points) { _, change in seen.append((change.kind, change.newValue?.count)) }
+        playlist.points.append(Point(x: 1))
+        #expect(seen.map(\.0) == [.setting])
+        #expect(seen.map(\.1) == [1])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("a .prior notification comes first, as a setting: what the mutation does is known only after it")
+    func priorThenKind() {
+        let playlist = Playlist()
+        var log: [String] = []
+        let token = playlist.observe(\.songs, options: [.prior, .old, .new]) { _, change in
+            log.append("\(change.isPrior ? "prior" : "post") \(change.kind) \(change.oldValue ?? []) \(change.newValue ?? [])")
+        }
+        playlist.songs.append("a")
+        #expect(log == ["prior setting [] []", "post insertion [] [\"a\"]"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("the controller's several-key-path changes carry the kind and indexes too")
+    func controllerKeepsIndexes() {
+        final class Screen {}
+        let screen = Screen()
+        let playlist = Playlist()
+        let controller = ObservationController(observer: screen)
+        var seen: [(ObservedChangeKind, [Range<Int>]?)] = []
+        controller.observe(playlist, keyPaths: [\.songs, \.stops]) { _, _, change in
+            seen.append((change.kind, change.indexes.map { Array($0.ranges) }))
+        }
+        playlist.songs.append("a")
+        #expect(seen.map(\.0) == [.insertion])
+        #expect(seen.map(\.1) == [[0 ..< 1]])
+    }
+
+    @Test("a nested path to an array reports settings (the kind is known for a direct observation only)")
+    func nestedPathIsSetting() {
+        final class Library: KeyValueObservable {
+            @Observed var playlist: Playlist? = Playlist()
+        }
+        let library = Library()
+        var kinds: [ObservedChangeKind] = []
+        var values: [[String]?] = []
+        let token = library.observe(\.playlist?.songs) { _, change in
+            kinds.append(change.kind)
+            values.append(change.newValue ?? nil)
+        }
+        library.playlist?.songs.append("a")
+        #expect(kinds == [.setting])
+        #expect(values == [["a"]])
+        withExtendedLifetime(token) {}
+    }
+}
