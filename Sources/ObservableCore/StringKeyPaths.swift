@@ -109,6 +109,14 @@ public struct KeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The whole string key path.
     public let path: String
 
+    /// Creates an error; the library throws these, tests may compare against them.
+    public init(reason: Reason, key: String, typeName: String, path: String) {
+        self.reason = reason
+        self.key = key
+        self.typeName = typeName
+        self.path = path
+    }
+
     public var description: String {
         let detail = switch reason {
         case .emptyComponent: "empty key in \(typeName) (components are separated by single dots)"

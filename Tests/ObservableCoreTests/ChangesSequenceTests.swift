@@ -1,0 +1,99 @@
+import ObservableCore
+import Testing
+
+@Suite("Async sequence of changes")
+struct ChangesSequenceTests {
+    @Test("each set is one element, in order, from the moment iteration starts")
+    func elementsInOrder() async {
+        let person = Person(name: "Ann")
+        person.name = "before iteration: not seen"
+        var iterator = person.changes(of: \.name, options: [.old, .new]).makeAsyncIterator()
+        person.name = "Bo"
+        person.name = "Cy"
+        let first = await iterator.next(), second = await iterator.next()
+        #expect(first.map { Seen.from($0) } == Seen(phase: "post", old: "before iteration: not seen", new: "Bo"))
+        #expect(second.map { Seen.from($0) } == Seen(phase: "post", old: "Bo", new: "Cy"))
+    }
+
+    @Test(".initial makes the current value the first element; nested paths follow replacements")
+    func initialAndNested() async {
+        let person = Person()
+        person.address = Address(city: "Oslo")
+        var iterator = person.changes(of: \.address?.city, options: [.initial, .new]).makeAsyncIterator()
+        let replaced = Address(city: "Rome")
+        person.address = replaced
+        replaced.city = "Milan"
+        var cities: [String?] = []
+        for _ in 0 ..< 3 { cities.append((await iterator.next())?.newValue ?? nil) }
+        #expect(cities == ["Oslo", "Rome", "Milan"])
+    }
+
+    @Test("the sequence ends after the buffered elements when the object is deallocated, and does not keep it alive")
+    func endsWithObject() async {
+        weak var released: Person?
+        var iterator: ObservedChanges<Person, Int>.Iterator
+        do {
+            let person = Person()
+            released = person
+            iterator = person.changes(of: \.age).makeAsyncIterator()
+            person.age = 1
+        }
+        #expect(released == nil)
+        #expect(await iterator.next()?.newValue == 1)
+        #expect(await iterator.next() == nil)
+    }
+
+    @Test("cancelling the iterating task ends the loop")
+    func cancellation() async {
+        // The model is shared with the iterating task the way a test can: the sets below happen
+        // while that task is suspended in next(), which is what the loop is for.
+        nonisolated(unsafe) let person = Person()
+        let (started, signal) = AsyncStream.makeStream(of: Int.self)
+        let task = Task {
+            var ages: [Int] = []
+            for await change in person.changes(of: \.age, options: [.initial, .new]) {
+                ages.append(change.newValue!)
+                signal.yield(ages.count)
+            }
+            return ages
+        }
+        var signals = started.makeAsyncIterator()
+        _ = await signals.next()   // .initial arrived: the loop is observing
+        person.age = 1
+        _ = await signals.next()
+        task.cancel()
+        let ages = await task.value
+        #expect(ages == [0, 1])
+    }
+
+    @Test(".bufferingNewest(1) keeps only the latest change for a slow consumer")
+    func bufferingNewest() async {
+        let person = Person()
+        var iterator = person.changes(of: \.age, bufferingPolicy: .bufferingNewest(1)).makeAsyncIterator()
+        for age in 1 ... 5 { person.age = age }
+        #expect(await iterator.next()?.newValue == 5)
+        person.age = 6
+        #expect(await iterator.next()?.newValue == 6)
+    }
+
+    @Test("for await over the sequence, leaving the loop with break")
+    func forAwait() async {
+        nonisolated(unsafe) let person = Person(name: "A")
+        let (started, signal) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            var names: [String] = []
+            for await change in person.changes(of: \.name, options: [.initial, .new]) {
+                names.append(change.newValue!)
+                if names.count == 1 { signal.yield() }
+                if names.count == 3 { break }
+            }
+            return names
+        }
+        var signals = started.makeAsyncIterator()
+        _ = await signals.next()
+        person.name = "B"
+        person.name = "C"
+        person.name = "D"   // after the third element the loop has left: buffered, then dropped
+        #expect(await task.value == ["A", "B", "C"])
+    }
+}

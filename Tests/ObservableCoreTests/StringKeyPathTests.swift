@@ -1,0 +1,129 @@
+import ObservableCore
+import Testing
+
+/// A change of a string key path reduced to comparable strings.
+private func describe(_ change: KeyedChange) -> String {
+    "\(change.isPrior ? "prior" : "post") \(change.oldValue.map { "\($0)" } ?? "nil") -> \(change.newValue.map { "\($0)" } ?? "nil")"
+}
+
+private final class Gallery: KeyValueObservable, CustomReflectable {
+    @Observed var title = ""
+    var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+@Suite("String key paths")
+struct StringKeyPathTests {
+    @Test("a property by name: old and new values as Any, and the string in the change")
+    func singleKey() throws {
+        let person = Person(name: "Ann")
+        var seen: [String] = []
+        var keyPaths: [String] = []
+        let token = try person.observe(keyPath: "name", options: [.initial, .prior, .old, .new]) { _, change in
+            seen.append(describe(change))
+            keyPaths.append(change.keyPath)
+        }
+        person.name = "Bo"
+        #expect(seen == ["post nil -> Ann", "prior Ann -> nil", "post Ann -> Bo"])
+        #expect(keyPaths == ["name", "name", "name"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("a nested path: leaf changes, replacement of the intermediate, and a nil intermediate")
+    func nestedPath() throws {
+        let person = Person()
+        let oslo = Address(city: "Oslo")
+        person.address = oslo
+        var seen: [String] = []
+        let token = try person.observe(keyPath: "address.city") { _, change in seen.append(describe(change)) }
+        oslo.city = "Bergen"
+        let rome = Address(city: "Rome")
+        person.address = rome
+        oslo.city = "ignored: no longer on the path"
+        rome.city = "Milan"
+        person.address = nil
+        #expect(seen == ["post Oslo -> Bergen", "post Bergen -> Rome", "post Rome -> Milan", "post Milan -> nil"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("superclass properties through a subclass, and weak properties, resolve by name")
+    func inheritedAndWeak() throws {
+        let student = Student(name: "Ann")
+        let friend = Person(name: "Bo")
+        var seen: [String] = []
+        let tokens = [
+            try student.observe(keyPath: "name", options: [.new]) { _, change in seen.append("name \(change.newValue!)") },
+            try student.observe(keyPath: "school", options: [.new]) { _, change in seen.append("school \(change.newValue!)") },
+            try student.observe(keyPath: "friend.name", options: [.new]) { _, change in
+                seen.append("friend \(change.newValue.map { "\($0)" } ?? "nil")")
+            },
+        ]
+        student.name = "Anna"
+        student.school = "MIT"
+        student.friend = friend
+        friend.name = "Bob"
+        #expect(seen == ["name Anna", "school MIT", "friend Bo", "friend Bob"])
+        withExtendedLifetime((tokens, friend)) {}
+    }
+
+    @Test("errors name the reason, the offending component and the type it was looked up in",
+          arguments: [
+              ("", KeyPathError.Reason.emptyComponent, "", "Person"),
+              ("address..city", .emptyComponent, "", "Address"),
+              ("nmae", .unknownKey, "nmae", "Person"),
+              ("summary", .unknownKey, "summary", "Person"),
+              ("scratch", .notObservable, "scratch", "Person"),
+              ("address.zip", .unknownKey, "zip", "Address"),
+              ("name.count", .notAnObject, "count", "String"),
+          ])
+    func errors(path: String, reason: KeyPathError.Reason, key: String, typeName: String) {
+        let person = Person()
+        var calls = 0
+        #expect(throws: KeyPathError(reason: reason, key: key, typeName: typeName, path: path)) {
+            _ = try person.observe(keyPath: path) { _, _ in calls += 1 }
+        }
+        person.name = "set after a failed observe"
+        #expect(calls == 0)
+    }
+
+    @Test("the error reads well")
+    func errorDescription() {
+        do {
+            _ = try Person().observe(keyPath: "adress.city") { _, _ in }
+            Issue.record("no error")
+        } catch {
+            #expect(error.description == "\"adress.city\": Person has no stored property 'adress'")
+        }
+    }
+
+    @Test("a class with a custom Mirror is refused with a clear reason")
+    func customReflection() {
+        #expect(throws: KeyPathError(reason: .customReflection, key: "title", typeName: "Gallery", path: "title")) {
+            _ = try Gallery().observe(keyPath: "title") { _, _ in }
+        }
+    }
+
+    @Test("cancel ends it; the observed object's deallocation ends it and frees the handler's captures")
+    func lifetimes() throws {
+        let person = Person()
+        var calls = 0
+        let token = try person.observe(keyPath: "age") { _, _ in calls += 1 }
+        person.age = 1
+        token.cancel()
+        person.age = 2
+        #expect(calls == 1)
+
+        weak var released: Person?
+        weak var captured: Canary?
+        var survivor: ObservationToken?
+        do {
+            let doomed = Person()
+            let canary = Canary()
+            released = doomed
+            captured = canary
+            survivor = try doomed.observe(keyPath: "address.city") { _, _ in withExtendedLifetime(canary) {} }
+        }
+        #expect(released == nil)
+        #expect(captured == nil)
+        #expect(survivor?.isActive == false)
+    }
+}
