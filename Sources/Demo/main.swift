@@ -51,6 +51,40 @@ final class ProfileViewModel {
     }
 }
 
+final class Playlist: KeyValueObservable {
+    @Observed var songs: [String] = []
+}
+
+final class Player: KeyValueObservable {
+    @Observed(skipsEqualValues: true) var status = "stopped"
+}
+
+final class Account: KeyValueObservable {
+    @Observed(notifiesAutomatically: false) private(set) var balance = 0
+
+    func apply(_ amounts: [Int]) {
+        notifyingChange(of: \.balance) {          // one notification for the whole batch
+            for amount in amounts { balance += amount }
+        }
+    }
+}
+
+/// A class from somewhere else, which knows nothing of ObservableCore.
+class Label {
+    var text = ""
+}
+
+final class ObservedLabel: Label, KeyValueObservable {
+    @Observed override var text: String        // the superclass's property, made observable
+}
+
+@KeyValueObservable                            // every stored var is @Observed …
+final class Thermostat {
+    var target = 20.0
+    var mode = "heat"
+    @Unobserved var lastReading = 0.0          // … except this one
+}
+
 func say(_ line: String) { print("   \(line)") }
 func show<Value>(_ value: Value?) -> String {
     guard let value else { return "—" }
@@ -59,7 +93,8 @@ func show<Value>(_ value: Value?) -> String {
 
 /// The whole tour runs in one function, so every object it makes is freed before the program
 /// exits (which also lets `valgrind --leak-check=full swift run Demo`-style checks stay clean).
-func tour() {
+@MainActor
+func tour() async {
     var chapter = 0
     func section(_ title: String) {
         chapter += 1
@@ -146,7 +181,85 @@ func tour() {
     carla.name = "Carla B."
     say("view model deallocated: \(weakViewModel == nil); renaming Carla redrew nothing")
 
+    section("An @Observed array mutated in place: what changed, and where")
+    let playlist = Playlist()
+    let songsToken = playlist.observe(\.songs) { _, change in
+        let indexes = change.indexes.map { $0.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ") }
+        say("\(change.kind) at \(indexes ?? "—"): \(show(change.oldValue)) → \(show(change.newValue))")
+    }
+    playlist.songs.append("Blue")
+    playlist.songs.insert("Intro", at: 0)
+    playlist.songs[1] = "Blue (live)"
+    playlist.songs.remove(at: 0)
+    playlist.songs = ["Encore"]
+    songsToken.cancel()
+
+    section("Skipping equal values, by choice (the default notifies every set)")
+    let player = Player()
+    let statusToken = player.observe(\.status) { _, change in say("status: \(show(change.oldValue)) → \(show(change.newValue))") }
+    player.status = "playing"
+    player.status = "playing"
+    say("(set \"playing\" twice, notified once: @Observed(skipsEqualValues: true))")
+    statusToken.cancel()
+
+    section("Notifying by hand: a batch of changes sent as one")
+    let account = Account()
+    let balanceToken = account.observe(\.balance) { _, change in
+        say("balance: \(show(change.oldValue)) → \(show(change.newValue))")
+    }
+    account.apply([100, -30, 5])
+    balanceToken.cancel()
+
+    section("Subclasses: observing a property a non-observable superclass declared")
+    let label = ObservedLabel()
+    let textToken = label.observe(\.text) { _, change in say("text: \(show(change.oldValue)) → \(show(change.newValue))") }
+    let plain: Label = label
+    plain.text = "set through a Label reference"
+    textToken.cancel()
+
+    section("One attribute for the whole class: @KeyValueObservable")
+    let thermostat = Thermostat()
+    let thermostatTokens = [
+        thermostat.observe(\.target) { _, change in say("target: \(show(change.newValue))") },
+        thermostat.observe(\.mode) { _, change in say("mode: \(show(change.newValue))") },
+    ]
+    thermostat.target = 21.5
+    thermostat.mode = "cool"
+    thermostat.lastReading = 19.8
+    say("(lastReading is @Unobserved: setting it told nobody)")
+    thermostatTokens.forEach { $0.cancel() }
+
+    section("String key paths, checked before anything is observed")
+    let dora = Person(name: "Dora")
+    do {
+        let token = try dora.observe(keyPath: "address.city", options: [.new]) { _, change in
+            say("\"\(change.keyPath)\" is now \(show(change.newValue))")
+        }
+        dora.address = Address(city: "Lima")
+        dora.address?.city = "Cusco"
+        token.cancel()
+        _ = try dora.observe(keyPath: "adress.city") { _, _ in }
+    } catch {
+        say("error: \(error)")
+    }
+
+    section("Changes as an async sequence")
+    let counter = Person(name: "Eve")
+    let changes = Task { @MainActor in
+        var seen: [Int] = []
+        for await change in counter.changes(of: \.age, options: [.initial, .new]) {
+            seen.append(change.newValue!)
+            if seen.count == 3 { break }   // leaving the loop ends the observation
+        }
+        return seen
+    }
+    for age in 1 ... 2 {
+        await Task.yield()
+        counter.age = age
+    }
+    say("for await saw ages \(await changes.value)")
+
     print("\nThe end. Next: read README.md, then run `swift test`.")
 }
 
-tour()
+await tour()
