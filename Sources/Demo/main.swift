@@ -1,4 +1,5 @@
 // A guided tour of ObservableCore: run it with `swift run Demo`.
+import Dispatch
 import ObservableCore
 
 final class Address: KeyValueObservable {
@@ -86,6 +87,23 @@ final class Thermostat {
 }
 
 func say(_ line: String) { print("   \(line)") }
+
+/// Written by the task before it signals, read by the waiting thread after the wait.
+final class Outcome<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+/// Runs `body` as a task and waits for it on this thread (a command-line tour has no run loop).
+func waitFor<Result: Sendable>(_ body: sending @escaping () async -> Result) -> Result {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Outcome<Result>()
+    Task {
+        outcome.value = await body()
+        done.signal()
+    }
+    done.wait()
+    return outcome.value!
+}
 func show<Value>(_ value: Value?) -> String {
     guard let value else { return "—" }
     return String(describing: value)
@@ -93,8 +111,7 @@ func show<Value>(_ value: Value?) -> String {
 
 /// The whole tour runs in one function, so every object it makes is freed before the program
 /// exits (which also lets `valgrind --leak-check=full swift run Demo`-style checks stay clean).
-@MainActor
-func tour() async {
+func tour() {
     var chapter = 0
     func section(_ title: String) {
         chapter += 1
@@ -245,21 +262,18 @@ func tour() async {
 
     section("Changes as an async sequence")
     let counter = Person(name: "Eve")
-    let changes = Task { @MainActor in
+    let ages = waitFor {
         var seen: [Int] = []
         for await change in counter.changes(of: \.age, options: [.initial, .new]) {
             seen.append(change.newValue!)
             if seen.count == 3 { break }   // leaving the loop ends the observation
+            counter.age += 1               // buffered, then delivered by the next iteration
         }
         return seen
     }
-    for age in 1 ... 2 {
-        await Task.yield()
-        counter.age = age
-    }
-    say("for await saw ages \(await changes.value)")
+    say("for await saw ages \(ages)")
 
     print("\nThe end. Next: read README.md, then run `swift test`.")
 }
 
-await tour()
+tour()

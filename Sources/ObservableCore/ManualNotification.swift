@@ -24,6 +24,10 @@ extension KeyValueObservable {
     ///   on this object; they must read at least one `@Observed` property to exist at all (an
     ///   observation of a path reading none never starts). Changes of the `@Observed` properties it
     ///   reads keep notifying by themselves.
+    ///
+    /// Name a property with the key path rooted at the class that declares it (`\.balance` inside
+    /// that class): from a subclass, `\Subclass.balance` is a different key path, and reaches only
+    /// the observations made with that same key path.
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         ManualChanges.willChange(self, keyPath)
     }
