@@ -352,7 +352,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                     newValue: change.newValue.map { $0 as Any },
                     isPrior: change.isPrior,
                     keyPath: change.keyPath,
-                    indexes: change.indexes))
+                    mutation: change.mutation))
             }
             return Registration.observe(
                 root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated,
