@@ -90,12 +90,9 @@ enum Registration {
         directDelivery: @escaping DirectDelivery
     ) -> any ObservationCore {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
-        // Direct when the path is exactly one @Observed property of the root: the property's key
-        // path (as reported by its getter) equals the observed one, type included, so its old and
-        // new values are the path's.
-        if accesses.count == 1, accesses[0].object === root, accesses[0].keyPath == keyPath {
+        if let list = accesses.directList(of: root, keyPath) {
             let observation = DirectObservation(
-                list: accesses[0].list, options: options, onObservedDeallocated: onObservedDeallocated,
+                list: list, options: options, onObservedDeallocated: onObservedDeallocated,
                 deliver: directDelivery)
             observation.register()
             if options.contains(.initial), observation.isActive {
@@ -104,10 +101,23 @@ enum Registration {
             return observation
         }
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(keyPath) }
+        return observePath(
+            root, keyPath: keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
+            onObservedDeallocated: onObservedDeallocated, handler: handler)
+    }
+
+    /// Registers a path observation in the lists a first tracking evaluation found, and delivers
+    /// `.initial` with the value it read.
+    static func observePath<Root: AnyObject, Value>(
+        _ root: Root, keyPath: AnyKeyPath, evaluate: @escaping (Root) -> Value,
+        evaluated: (value: Value, accesses: [TrackedAccess]), options: ObservationOptions,
+        onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void
+    ) -> PathObservation<Root, Value> {
         let observation = PathObservation(
-            root: root, keyPath: keyPath, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
-        observation.register(accesses)
-        if options.contains(.initial) { observation.deliverInitial(root, value) }
+            root: root, keyPath: keyPath, evaluate: evaluate, options: options,
+            onObservedDeallocated: onObservedDeallocated, handler: handler)
+        observation.register(evaluated.accesses)
+        if options.contains(.initial) { observation.deliverInitial(root, evaluated.value) }
         return observation
     }
 }

@@ -95,11 +95,9 @@ enum ManualChanges {
     static func willChange<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         let pending: PendingManualChange
-        if accesses.count == 1, accesses[0].object === root, accesses[0].keyPath == keyPath {
-            let snapshot = accesses[0].list.snapshot()
-            if let snapshot, snapshot.notifiesWillChange {
-                withUnsafePointer(to: value) { snapshot.deliverWillChange(root, UnsafeRawPointer($0)) }
-            }
+        if let list = accesses.directList(of: root, keyPath) {
+            let snapshot = list.snapshot()
+            if let snapshot, snapshot.notifiesWillChange { snapshot.deliverWillChange(root, oldValue: value) }
             pending = PendingManualChange(
                 object: root, keyPath: keyPath, direct: snapshot.map { ($0, value as Any) }, dependents: [])
         } else {
@@ -119,12 +117,7 @@ enum ManualChanges {
             return
         }
         if let (snapshot, oldValue) = pending.direct {
-            let newValue = Tracking.value(root, keyPath)
-            withUnsafePointer(to: oldValue as! Value) { oldValue in
-                withUnsafePointer(to: newValue) { newValue in
-                    snapshot.deliverDidChange(root, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue))
-                }
-            }
+            snapshot.deliverDidChange(root, oldValue: oldValue as! Value, newValue: Tracking.value(root, keyPath), nil)
         }
         for dependent in pending.dependents { dependent.dependencyDidChange() }
     }

@@ -64,9 +64,7 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     @inlinable
     public func _$willSet<Value>(_ object: AnyObject, _ oldValue: Value) -> _$PendingChange<Value>? {
         guard let snapshot = _$snapshot() else { return nil }
-        if snapshot.notifiesWillChange {
-            withUnsafePointer(to: oldValue) { snapshot.deliverWillChange(object, UnsafeRawPointer($0)) }
-        }
+        if snapshot.notifiesWillChange { snapshot.deliverWillChange(object, oldValue: oldValue) }
         return _$PendingChange(snapshot: snapshot, oldValue: oldValue)
     }
 
@@ -74,11 +72,7 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     @inlinable
     public func _$didSet<Value>(_ object: AnyObject, _ change: _$PendingChange<Value>?, _ newValue: Value) {
         guard let change else { return }
-        withUnsafePointer(to: change.oldValue) { oldValue in
-            withUnsafePointer(to: newValue) { newValue in
-                change.snapshot.deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue))
-            }
-        }
+        change.snapshot.deliverDidChange(object, oldValue: change.oldValue, newValue: newValue, nil)
     }
 
     /// After an in-place mutation (`_modify`): for most values the same as `_$didSet`. The overloads
@@ -95,7 +89,9 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: Equatable {
         guard let change else { return }
-        deliver(object, change, newValue, CollectionMutation(from: change.oldValue, to: newValue, same: ==))
+        change.snapshot.deliverDidChange(
+            object, oldValue: change.oldValue, newValue: newValue,
+            CollectionMutation(from: change.oldValue, to: newValue, same: ==))
     }
 
     /// After an in-place mutation of a collection of class references, compared by identity.
@@ -104,7 +100,9 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject {
         guard let change else { return }
-        deliver(object, change, newValue, CollectionMutation(from: change.oldValue, to: newValue, same: ===))
+        change.snapshot.deliverDidChange(
+            object, oldValue: change.oldValue, newValue: newValue,
+            CollectionMutation(from: change.oldValue, to: newValue, same: ===))
     }
 
     /// Both of the above apply to `Equatable` classes: their `==` decides.
@@ -113,16 +111,9 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject, C.Element: Equatable {
         guard let change else { return }
-        deliver(object, change, newValue, CollectionMutation(from: change.oldValue, to: newValue, same: ==))
-    }
-
-    @inlinable
-    func deliver<Value>(_ object: AnyObject, _ change: _$PendingChange<Value>, _ newValue: Value, _ mutation: CollectionMutation?) {
-        withUnsafePointer(to: change.oldValue) { oldValue in
-            withUnsafePointer(to: newValue) { newValue in
-                change.snapshot.deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), mutation)
-            }
-        }
+        change.snapshot.deliverDidChange(
+            object, oldValue: change.oldValue, newValue: newValue,
+            CollectionMutation(from: change.oldValue, to: newValue, same: ==))
     }
 
     @usableFromInline

@@ -47,12 +47,9 @@ public struct ObservedChange<Value> {
         kind: Kind = .setting, oldValue: Value?, newValue: Value?, isPrior: Bool = false, keyPath: AnyKeyPath,
         indexes: RangeSet<Int>? = nil
     ) {
-        self.kind = kind
-        self.mutation = indexes.map { CollectionMutation(kind: kind, indexes: $0) }
-        self.oldValue = oldValue
-        self.newValue = newValue
-        self.isPrior = isPrior
-        self.keyPath = keyPath
+        self.init(
+            kind: kind, oldValue: oldValue, newValue: newValue, isPrior: isPrior, keyPath: keyPath,
+            mutation: indexes.map { CollectionMutation(kind: kind, indexes: $0) })
     }
 
     /// The library's own initialiser: passes the mutation's box along without re-boxing.

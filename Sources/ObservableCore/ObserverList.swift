@@ -48,8 +48,24 @@ public struct _$Snapshot {
 
     @usableFromInline
     func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
-                          _ mutation: CollectionMutation? = nil) {
+                          _ mutation: CollectionMutation?) {
         forEachEntry { entry in entry.didChange(object, oldValue, newValue, mutation) }
+    }
+
+    /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
+    @inlinable
+    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
+        withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
+    }
+
+    /// `deliverDidChange` for values of the property's type. Specialised in the caller's module.
+    @inlinable
+    func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?) {
+        withUnsafePointer(to: oldValue) { oldValue in
+            withUnsafePointer(to: newValue) { newValue in
+                deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), mutation)
+            }
+        }
     }
 
     /// Calls `body` with each entry, without retaining it: the snapshot holds every entry strongly

@@ -71,13 +71,6 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     /// callback may set a dependency again before the outer change completes).
     private var pendingOldValues: [Value] = []
 
-    convenience init(root: Root, keyPath: KeyPath<Root, Value>, options: ObservationOptions,
-                     onObservedDeallocated: DeallocationHook?,
-                     handler: @escaping (Root, ObservedChange<Value>) -> Void) {
-        self.init(root: root, keyPath: keyPath, evaluate: { $0[keyPath: keyPath] }, options: options,
-                  onObservedDeallocated: onObservedDeallocated, handler: handler)
-    }
-
     init(root: Root, keyPath: AnyKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
          onObservedDeallocated: DeallocationHook?,
          handler: @escaping (Root, ObservedChange<Value>) -> Void) {

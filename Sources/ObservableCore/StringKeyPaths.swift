@@ -33,13 +33,12 @@ extension KeyValueObservable {
         _ handler: @escaping (Self, KeyedChange) -> Void
     ) throws(KeyPathError) -> ObservationToken {
         let path = try StringKeyPath(keyPath, rootType: type(of: self))
-        let observation = PathObservation<Self, Any?>(
-            root: self, keyPath: \Self.self, evaluate: { path.value(of: $0) }, options: options,
-            onObservedDeallocated: nil,
+        // `\Self.self` stands in for the typed key path a path observation carries: changes are
+        // handed on as `KeyedChange`s, which name the string instead.
+        let observation = Registration.observePath(
+            self, keyPath: \Self.self, evaluate: { path.value(of: $0) },
+            evaluated: Tracking.evaluate { path.value(of: self) }, options: options, onObservedDeallocated: nil,
             handler: { root, change in handler(root, KeyedChange(change, keyPath: keyPath)) })
-        let (value, accesses) = Tracking.evaluate { path.value(of: self) }
-        observation.register(accesses)
-        if options.contains(.initial) { observation.deliverInitial(self, value) }
         return ObservationToken(observation)
     }
 }

@@ -57,6 +57,15 @@ struct TrackedAccess {
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 }
 
+extension [TrackedAccess] {
+    /// The list of the property when a path read exactly one `@Observed` property of `root` and its
+    /// key path (as its getter reported it) equals `keyPath`, type included: then the property's old
+    /// and new values are the path's, and its list can be used directly.
+    func directList(of root: AnyObject, _ keyPath: AnyKeyPath) -> ObserverList? {
+        count == 1 && self[0].object === root && self[0].keyPath == keyPath ? self[0].list : nil
+    }
+}
+
 /// The accesses recorded on one thread during one evaluation.
 final class TrackingFrame {
     private(set) var accesses: [TrackedAccess] = []
