@@ -31,7 +31,8 @@ enum Delivery {
         options: ObservationOptions,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> DirectDelivery {
-        { object, oldValue, newValue, mutation in
+        let keyPath = InternedKeyPath(keyPath)
+        return { object, oldValue, newValue, mutation in
             // The list belongs to the observed instance and its setter passes that instance.
             let root = unsafeDowncast(object, to: Root.self)
             let old = oldValue.assumingMemoryBound(to: Value.self)

@@ -96,7 +96,7 @@ enum Registration {
                 deliver: directDelivery)
             observation.register()
             if options.contains(.initial), observation.isActive {
-                handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
+                handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: InternedKeyPath(keyPath)))
             }
             return observation
         }

@@ -351,7 +351,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                     oldValue: change.oldValue.map { $0 as Any },
                     newValue: change.newValue.map { $0 as Any },
                     isPrior: change.isPrior,
-                    keyPath: change.keyPath,
+                    keyPath: change._keyPath,
                     mutation: change.mutation))
             }
             return Registration.observe(

@@ -118,7 +118,9 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
 
     @usableFromInline
     func _$snapshot() -> _$Snapshot? {
-        list.load(ordering: .acquiring)?.takeUnretainedValue().snapshot()
+        // The slot owns the list for as long as the instance lives, and the setter holds the instance:
+        // no retain and release of the list around the call.
+        list.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.snapshot() }
     }
 
     /// The list, created on first use. Every call for one slot comes from the accessors of one

@@ -27,8 +27,8 @@ public struct ObservedChange<Value> {
     public let newValue: Value?
     /// `true` for the notification sent before the store (``ObservationOptions/prior``).
     public let isPrior: Bool
-    /// The key path that was observed, as given to `observe`.
-    public let keyPath: AnyKeyPath
+    /// The key path that was observed: equal (`==`) to the one given to `observe`.
+    public var keyPath: AnyKeyPath { _keyPath.object }
     /// For ``Kind/insertion``, ``Kind/removal`` and ``Kind/replacement``: the positions (offsets from
     /// the start) that were inserted into the new value, removed from the old one, or replaced.
     /// `nil` for ``Kind/setting``. `oldValue` and `newValue` stay the whole collection, so
@@ -41,6 +41,9 @@ public struct ObservedChange<Value> {
     /// generic value witnesses and metadata lookups: 27 ns became 160 ns with one observer).
     @usableFromInline let mutation: CollectionMutation?
 
+    /// Interned, so a change carries it without reference counting (see `InternedKeyPath`).
+    @usableFromInline let _keyPath: InternedKeyPath
+
     /// Creates a change; the library creates these, tests may too.
     @inlinable
     public init(
@@ -48,18 +51,19 @@ public struct ObservedChange<Value> {
         indexes: RangeSet<Int>? = nil
     ) {
         self.init(
-            kind: kind, oldValue: oldValue, newValue: newValue, isPrior: isPrior, keyPath: keyPath,
+            kind: kind, oldValue: oldValue, newValue: newValue, isPrior: isPrior, keyPath: InternedKeyPath(keyPath),
             mutation: indexes.map { CollectionMutation(kind: kind, indexes: $0) })
     }
 
     /// The library's own initialiser: passes the mutation's box along without re-boxing.
     @inlinable
-    init(kind: Kind, oldValue: Value?, newValue: Value?, isPrior: Bool, keyPath: AnyKeyPath, mutation: CollectionMutation?) {
+    init(kind: Kind, oldValue: Value?, newValue: Value?, isPrior: Bool, keyPath: InternedKeyPath,
+         mutation: CollectionMutation?) {
         self.kind = kind
         self.oldValue = oldValue
         self.newValue = newValue
         self.isPrior = isPrior
-        self.keyPath = keyPath
+        self._keyPath = keyPath
         self.mutation = mutation
     }
 }
@@ -155,7 +159,7 @@ extension ObservationOptions {
     /// Builds the change an observation with these options receives.
     @inlinable
     func change<Value>(
-        old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: AnyKeyPath,
+        old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: InternedKeyPath,
         mutation: CollectionMutation? = nil
     ) -> ObservedChange<Value> {
         ObservedChange(

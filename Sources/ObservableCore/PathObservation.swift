@@ -55,7 +55,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     /// Held weakly: observing never keeps the observed object alive. Written only in `init`.
     private weak var root: Root?
     /// What the changes carry and `observes` compares; the value is read by `evaluate`.
-    private let keyPath: AnyKeyPath
+    private let keyPath: InternedKeyPath
     /// Reads the path's value (`root[keyPath: keyPath]`, or a string path's resolution); run with
     /// tracking, every `@Observed` property it reads is a dependency.
     private let evaluate: (Root) -> Value
@@ -75,7 +75,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
          onObservedDeallocated: DeallocationHook?,
          handler: @escaping (Root, ObservedChange<Value>) -> Void) {
         self.root = root
-        self.keyPath = keyPath
+        self.keyPath = InternedKeyPath(keyPath)
         self.evaluate = evaluate
         self.options = options
         self.onObservedDeallocated = onObservedDeallocated
@@ -85,7 +85,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
 
     func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
-        self.root === root && self.keyPath == keyPath
+        self.root === root && self.keyPath.object == keyPath
     }
 
     var isActive: Bool { active.load(ordering: .acquiring) }
