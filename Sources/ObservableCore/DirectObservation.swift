@@ -21,18 +21,38 @@ typealias DeallocationHook = @Sendable () -> Void
 @usableFromInline
 typealias DirectDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?) -> Void
 
+/// What a registration needs to observe one key path of one root directly: the specialised delivery,
+/// the interned key path, and, once a registration has proved it, where the property's slot is.
+@usableFromInline
+struct DirectRoute {
+    @usableFromInline let deliver: DirectDelivery
+    @usableFromInline let keyPath: InternedKeyPath
+    /// Byte offset of the `@Observed` slot in instances of the root's class, when this key path is
+    /// known to be exactly that property there; `nil` until a tracking evaluation has shown it.
+    @usableFromInline let slotOffset: Int?
+
+    @inlinable
+    init(deliver: @escaping DirectDelivery, keyPath: InternedKeyPath, slotOffset: Int?) {
+        self.deliver = deliver
+        self.keyPath = keyPath
+        self.slotOffset = slotOffset
+    }
+}
+
 @usableFromInline
 enum Delivery {
-    /// Builds the delivery for a direct observation. `@inlinable`, so it is specialised where
-    /// `observe` is called: the typed work is compiled for the concrete `Root` and `Value`.
+    /// Builds the delivery for a direct observation of `keyPath` on `root`. `@inlinable`, so it is
+    /// specialised where `observe` is called: the typed work is compiled for the concrete `Root` and
+    /// `Value`.
     @inlinable
     static func direct<Root: AnyObject, Value>(
-        keyPath: AnyKeyPath,
+        root: Root,
+        keyPath: KeyPath<Root, Value>,
         options: ObservationOptions,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
-    ) -> DirectDelivery {
-        let keyPath = InternedKeyPath(keyPath)
-        return { object, oldValue, newValue, mutation in
+    ) -> DirectRoute {
+        let (keyPath, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
+        let deliver: DirectDelivery = { object, oldValue, newValue, mutation in
             // The list belongs to the observed instance and its setter passes that instance.
             let root = unsafeDowncast(object, to: Root.self)
             let old = oldValue.assumingMemoryBound(to: Value.self)
@@ -44,6 +64,7 @@ enum Delivery {
                 handler(root, options.change(old: old.pointee, new: nil, isPrior: true, keyPath: keyPath))
             }
         }
+        return DirectRoute(deliver: deliver, keyPath: keyPath, slotOffset: slotOffset)
     }
 }
 

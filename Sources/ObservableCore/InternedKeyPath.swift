@@ -18,7 +18,31 @@ struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immu
     /// Interns `keyPath`: returns the table's equal key path, adding `keyPath` if there is none.
     @usableFromInline
     init(_ keyPath: AnyKeyPath) {
-        object = KeyPathTable.shared.intern(keyPath)
+        object = KeyPathTable.shared.intern(keyPath).object
+    }
+
+    init(interned: AnyKeyPath) {
+        object = interned
+    }
+
+    /// Interns `keyPath` and looks up whether, on instances of `rootType`, it is known to be one
+    /// `@Observed` property and where that property's slot is (see `learnDirectSlot`).
+    @usableFromInline
+    static func resolve(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
+        KeyPathTable.shared.intern(keyPath, rootType: rootType)
+    }
+
+    /// Records that on `root`'s class this key path is the one `@Observed` property whose list is
+    /// `list` (a tracking evaluation found that), so later registrations can skip the evaluation and
+    /// go to the slot. The slot is found among the class's own slot fields, by the list it holds.
+    func learnDirectSlot(of root: AnyObject, list: ObserverList) {
+        let rootType: AnyClass = type(of: root)
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
+        for offset in ReflectedFields.of(rootType).slotOffsets
+        where base.advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self).pointee.holds(list) {
+            KeyPathTable.shared.setDirectSlot(offset, for: self, rootType: rootType)
+            return
+        }
     }
 }
 
@@ -27,25 +51,55 @@ private final class KeyPathTable: @unchecked Sendable {
     static let shared = KeyPathTable()
 
     private let lock = Lock()
-    // Guarded by `lock`. Both hold their key paths strongly, for ever.
+    // Guarded by `lock`. All hold their key paths strongly, for ever.
     /// Every interned object, by identity: the common case (a literal key path is one object).
     private var byIdentity: [ObjectIdentifier: AnyKeyPath] = [:]
     /// The interned key paths by hash value, for an equal key path that is another object.
     private var byHash: [Int: [AnyKeyPath]] = [:]
+    /// For an interned key path and a root class: the key path, and the slot offset once learnt.
+    /// Keyed by the interned object's identity, which is stable because it is never freed.
+    private var resolutions: [ResolutionKey: (keyPath: AnyKeyPath, slotOffset: Int?)] = [:]
 
-    func intern(_ keyPath: AnyKeyPath) -> AnyKeyPath {
+    private struct ResolutionKey: Hashable {
+        let keyPath: ObjectIdentifier
+        let rootType: ObjectIdentifier
+    }
+
+    /// Interns `keyPath` and returns what is known of it on `rootType`: one lookup when the key path
+    /// is itself the interned object (a literal) and was resolved on that class before.
+    func intern(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
+        let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath), rootType: ObjectIdentifier(rootType))
+        if let known = lock.withLock({ resolutions[key] }) {
+            return (InternedKeyPath(interned: known.keyPath), known.slotOffset)
+        }
+        let interned = intern(keyPath)
+        let internedKey = ResolutionKey(keyPath: ObjectIdentifier(interned.object), rootType: key.rootType)
+        return lock.withLock {
+            if let known = resolutions[internedKey] { return (interned, known.slotOffset) }
+            resolutions[internedKey] = (interned.object, nil)
+            return (interned, nil)
+        }
+    }
+
+    func setDirectSlot(_ offset: Int, for keyPath: InternedKeyPath, rootType: AnyClass) {
+        let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
+        lock.withLock { resolutions[key] = (keyPath.object, offset) }
+    }
+
+    /// The interned key path equal to `keyPath`, interning `keyPath` if there is none.
+    func intern(_ keyPath: AnyKeyPath) -> InternedKeyPath {
         let identity = ObjectIdentifier(keyPath)
-        if let interned = lock.withLock({ byIdentity[identity] }) { return interned }
+        if let interned = lock.withLock({ byIdentity[identity] }) { return InternedKeyPath(interned: interned) }
         // Hashing and comparing a key path may run the `Hashable` conformances of its subscript
         // arguments: user code, so outside the lock. Two threads interning equal new key paths at
         // once may both add theirs; both are kept and both stay valid.
         let hash = keyPath.hashValue
         let candidates = lock.withLock { byHash[hash] ?? [] }
-        if let equal = candidates.first(where: { $0 == keyPath }) { return equal }
+        if let equal = candidates.first(where: { $0 == keyPath }) { return InternedKeyPath(interned: equal) }
         lock.withLock {
             byIdentity[identity] = keyPath
             byHash[hash, default: []].append(keyPath)
         }
-        return keyPath
+        return InternedKeyPath(interned: keyPath)
     }
 }

@@ -72,31 +72,45 @@ extension KeyValueObservable {
         // Inlinable so that the delivery thunk is specialised here, for the concrete Self and Value.
         let observation = Registration.observe(
             self, keyPath, options: options, onObservedDeallocated: nil, handler: handler,
-            directDelivery: Delivery.direct(keyPath: keyPath, options: options, handler: handler))
+            direct: Delivery.direct(root: self, keyPath: keyPath, options: options, handler: handler))
         return ObservationToken(observation)
     }
 }
 
 @usableFromInline
 enum Registration {
-    /// Resolves `keyPath` by a tracking evaluation and registers the cheapest observation that is
-    /// exact for it; delivers `.initial` after registering, as Cocoa does. `directDelivery` is the
-    /// specialised thunk a direct observation uses (built by the `@inlinable` caller).
+    /// Resolves `keyPath` and registers the cheapest observation that is exact for it; delivers
+    /// `.initial` after registering, as Cocoa does. `direct` carries the specialised thunk a direct
+    /// observation uses (built by the `@inlinable` caller) and, once known, the slot of the property.
+    ///
+    /// The first registration of a key path on a class evaluates it with tracking; when that shows it
+    /// is exactly one `@Observed` property of the root, the slot's position is remembered, and later
+    /// registrations of that key path on that class go straight to the slot.
     @usableFromInline
     static func observe<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions,
         onObservedDeallocated: DeallocationHook?,
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
-        directDelivery: @escaping DirectDelivery
+        direct: DirectRoute
     ) -> any ObservationCore {
+        if let offset = direct.slotOffset {
+            let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
+                .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
+            let observation = observeDirectly(
+                slot.pointee.observers(), options: options, onObservedDeallocated: onObservedDeallocated, direct: direct)
+            if options.contains(.initial), observation.isActive {
+                handler(root, options.change(
+                    old: nil, new: Tracking.value(root, keyPath), isPrior: false, keyPath: direct.keyPath))
+            }
+            return observation
+        }
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         if let list = accesses.directList(of: root, keyPath) {
-            let observation = DirectObservation(
-                list: list, options: options, onObservedDeallocated: onObservedDeallocated,
-                deliver: directDelivery)
-            observation.register()
+            direct.keyPath.learnDirectSlot(of: root, list: list)
+            let observation = observeDirectly(
+                list, options: options, onObservedDeallocated: onObservedDeallocated, direct: direct)
             if options.contains(.initial), observation.isActive {
-                handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: InternedKeyPath(keyPath)))
+                handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: direct.keyPath))
             }
             return observation
         }
@@ -104,6 +118,16 @@ enum Registration {
         return observePath(
             root, keyPath: keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
             onObservedDeallocated: onObservedDeallocated, handler: handler)
+    }
+
+    /// Registers a direct observation in `list`. Not generic: no type metadata is needed to register.
+    private static func observeDirectly(
+        _ list: ObserverList, options: ObservationOptions, onObservedDeallocated: DeallocationHook?, direct: DirectRoute
+    ) -> DirectObservation {
+        let observation = DirectObservation(
+            list: list, options: options, onObservedDeallocated: onObservedDeallocated, deliver: direct.deliver)
+        observation.register()
+        return observation
     }
 
     /// Registers a path observation in the lists a first tracking evaluation found, and delivers

@@ -99,7 +99,7 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
             }
             return Registration.observe(
                 object, keyPath, options: options, onObservedDeallocated: onDeallocated, handler: gated,
-                directDelivery: Delivery.direct(keyPath: keyPath, options: options, handler: gated))
+                direct: Delivery.direct(root: object, keyPath: keyPath, options: options, handler: gated))
         }
     }
 
@@ -356,7 +356,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
             }
             return Registration.observe(
                 root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated,
-                directDelivery: Delivery.direct(keyPath: self, options: options, handler: gated))
+                direct: Delivery.direct(root: root, keyPath: self, options: options, handler: gated))
         }
     }
 }

@@ -123,6 +123,11 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         list.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.snapshot() }
     }
 
+    /// Whether `list` is this slot's list.
+    func holds(_ list: ObserverList) -> Bool {
+        self.list.load(ordering: .acquiring)?.toOpaque() == Unmanaged.passUnretained(list).toOpaque()
+    }
+
     /// The list, created on first use. Every call for one slot comes from the accessors of one
     /// property, so the values its entries receive are always of that property's type.
     func observers() -> ObserverList {

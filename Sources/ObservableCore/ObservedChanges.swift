@@ -66,7 +66,7 @@ public struct ObservedChanges<Root: KeyValueObservable, Value: Sendable>: AsyncS
             let handler: (Root, Element) -> Void = { _, change in producer.yield(change) }
             let observation = Registration.observe(
                 root, keyPath, options: options, onObservedDeallocated: { producer.finish() }, handler: handler,
-                directDelivery: Delivery.direct(keyPath: keyPath, options: options, handler: handler))
+                direct: Delivery.direct(root: root, keyPath: keyPath, options: options, handler: handler))
             let token = ObservationToken(observation)
             continuation.onTermination = { _ in token.cancel() }
             // Inactive from the start: the path reads no @Observed property, or the object is going.

@@ -140,7 +140,9 @@ final class ObserverList: @unchecked Sendable {
             liveCount -= 1
             if entry.wantsWillChange { willChangeCount -= 1 }
             if liveCount == 0 {
-                entries = []
+                // A small buffer is kept for the next observation (observe/cancel cycles allocate
+                // nothing here); a large one is freed.
+                entries.removeAll(keepingCapacity: entries.capacity <= 16)
             } else if entries.count >= 16 && liveCount * 2 < entries.count {
                 compact()
             }

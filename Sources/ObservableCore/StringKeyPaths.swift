@@ -202,6 +202,9 @@ struct ReflectedFields: Sendable {
 
     private let fields: [String: Field]
 
+    /// Offsets of the class's `@Observed` slots (`_$name` fields), superclasses' included.
+    let slotOffsets: [Int]
+
     func storedField(named name: String) -> Field? { fields[name] }
 
     func observedProperty(_ key: String) -> ObservedProperty? {
@@ -223,7 +226,11 @@ struct ReflectedFields: Sendable {
             fields[String(cString: name)] = Field(offset: offset, type: fieldType)
             return true
         }
-        let reflected = ReflectedFields(fields: fields)
+        // The runtime reports a noncopyable field's type as `()`; the macro names slots `_$name`.
+        let slotOffsets = fields
+            .filter { name, field in name.hasPrefix("_$") && field.type == Void.self }
+            .map(\.value.offset)
+        let reflected = ReflectedFields(fields: fields, slotOffsets: slotOffsets)
         lock.withLock { cache[ObjectIdentifier(type)] = reflected }
         return reflected
     }
