@@ -50,40 +50,72 @@ struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immu
 private final class KeyPathTable: @unchecked Sendable {
     static let shared = KeyPathTable()
 
-    private let lock = Lock()
-    // Guarded by `lock`. All hold their key paths strongly, for ever.
+    private let lock = SpinLock()
+    // Guarded by `lock` (so without run-time exclusivity checks). All hold their key paths strongly,
+    // for ever.
+    /// In front of `resolutions`: a direct-mapped cache that needs no hashing (one registration
+    /// looks here first; a literal key path observed on one class is always found here).
+    @exclusivity(unchecked) private var recent = ContiguousArray(repeating: RecentResolution(), count: 256)
     /// Every interned object, by identity: the common case (a literal key path is one object).
-    private var byIdentity: [ObjectIdentifier: AnyKeyPath] = [:]
+    @exclusivity(unchecked) private var byIdentity: [ObjectIdentifier: AnyKeyPath] = [:]
     /// The interned key paths by hash value, for an equal key path that is another object.
-    private var byHash: [Int: [AnyKeyPath]] = [:]
+    @exclusivity(unchecked) private var byHash: [Int: [AnyKeyPath]] = [:]
     /// For an interned key path and a root class: the key path, and the slot offset once learnt.
     /// Keyed by the interned object's identity, which is stable because it is never freed.
-    private var resolutions: [ResolutionKey: (keyPath: AnyKeyPath, slotOffset: Int?)] = [:]
+    @exclusivity(unchecked) private var resolutions: [ResolutionKey: (keyPath: AnyKeyPath, slotOffset: Int?)] = [:]
 
     private struct ResolutionKey: Hashable {
         let keyPath: ObjectIdentifier
         let rootType: ObjectIdentifier
+
+        /// The `recent` entry for this key.
+        var recentIndex: Int {
+            let keyPath = UInt(bitPattern: self.keyPath), rootType = UInt(bitPattern: self.rootType)
+            return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & 255
+        }
+    }
+
+    /// A `resolutions` entry, by identities only (the key path is an interned object, never freed).
+    private struct RecentResolution {
+        var keyPath: ObjectIdentifier?
+        var rootType: ObjectIdentifier?
+        var slotOffset: Int?
+    }
+
+    private func remember(_ key: ResolutionKey, _ slotOffset: Int?) {
+        recent[key.recentIndex] = RecentResolution(keyPath: key.keyPath, rootType: key.rootType, slotOffset: slotOffset)
     }
 
     /// Interns `keyPath` and returns what is known of it on `rootType`: one lookup when the key path
     /// is itself the interned object (a literal) and was resolved on that class before.
     func intern(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath), rootType: ObjectIdentifier(rootType))
-        if let known = lock.withLock({ resolutions[key] }) {
-            return (InternedKeyPath(interned: known.keyPath), known.slotOffset)
+        let known = lock.withLock { () -> (isRecent: Bool, slotOffset: Int?, keyPath: AnyKeyPath?) in
+            let recent = self.recent[key.recentIndex]
+            // Only interned objects are ever remembered, so a match means `keyPath` is interned.
+            if recent.keyPath == key.keyPath && recent.rootType == key.rootType { return (true, recent.slotOffset, nil) }
+            guard let known = resolutions[key] else { return (false, nil, nil) }
+            remember(key, known.slotOffset)
+            return (false, known.slotOffset, known.keyPath)
         }
+        if known.isRecent { return (InternedKeyPath(interned: keyPath), known.slotOffset) }
+        if let internedKeyPath = known.keyPath { return (InternedKeyPath(interned: internedKeyPath), known.slotOffset) }
         let interned = intern(keyPath)
         let internedKey = ResolutionKey(keyPath: ObjectIdentifier(interned.object), rootType: key.rootType)
         return lock.withLock {
             if let known = resolutions[internedKey] { return (interned, known.slotOffset) }
             resolutions[internedKey] = (interned.object, nil)
+            remember(internedKey, nil)
             return (interned, nil)
         }
     }
 
     func setDirectSlot(_ offset: Int, for keyPath: InternedKeyPath, rootType: AnyClass) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
-        lock.withLock { resolutions[key] = (keyPath.object, offset) }
+        lock.withLock {
+            resolutions[key] = (keyPath.object, offset)
+            remember(key, offset)
+        }
     }
 
     /// The interned key path equal to `keyPath`, interning `keyPath` if there is none.

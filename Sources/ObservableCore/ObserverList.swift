@@ -134,15 +134,16 @@ final class ObserverList: @unchecked Sendable {
         let removed: ListEntry? = lock.withLock {
             let index = entry.index
             guard !isEnded, index >= 0, index < entries.count, entries[index] === entry else { return nil }
-            let removed = entries[index]
-            entries[index] = nil
+            var removed: ListEntry?   // moved out, not copied: no retain here, one release after the lock
+            swap(&removed, &entries[index])
             entry.index = -1
             liveCount -= 1
             if entry.wantsWillChange { willChangeCount -= 1 }
-            if liveCount == 0 {
-                // A small buffer is kept for the next observation (observe/cancel cycles allocate
-                // nothing here); a large one is freed.
-                entries.removeAll(keepingCapacity: entries.capacity <= 16)
+            if liveCount == 0 && entries.capacity > 16 {
+                entries = []   // a large buffer is freed; a small one is kept for the next observation
+            } else if index == entries.count - 1 {
+                // Cancelling the newest observation (the observe/cancel pattern) leaves no hole.
+                while let last = entries.last, last == nil { entries.removeLast() }
             } else if entries.count >= 16 && liveCount * 2 < entries.count {
                 compact()
             }

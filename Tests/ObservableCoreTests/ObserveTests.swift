@@ -163,6 +163,25 @@ struct ObserveTests {
         #expect(order == [0, 1, 3, 4])
     }
 
+    @Test("cancelling the newest observations, then the rest, then observing again keeps registration order")
+    func cancelNewestThenObserveAgain() {
+        let person = Person()
+        var order: [Int] = []
+        var tokens = (0..<6).map { index in person.observe(\.age) { _, _ in order.append(index) } }
+        tokens[2].cancel()
+        tokens[5].cancel()
+        tokens[4].cancel()   // the newest live one: 3 stays; 2 stays a hole
+        tokens.append(person.observe(\.age) { _, _ in order.append(6) })
+        person.age = 1
+        #expect(order == [0, 1, 3, 6])
+        for token in tokens { token.cancel() }
+        tokens = [person.observe(\.age) { _, _ in order.append(7) }, person.observe(\.age) { _, _ in order.append(8) }]
+        order.removeAll()
+        person.age = 2
+        #expect(order == [7, 8])
+        #expect(tokens.map(\.isActive) == [true, true])
+    }
+
     @Test("observations of different properties do not cross")
     func propertiesAreSeparate() {
         let person = Person()
