@@ -191,4 +191,35 @@ struct LifetimeTests {
             #expect(token == nil)
         }
     }
+
+    @Test("a token that outlived its observation (object died, or cancelled first) stays inert: it never touches a newer observation")
+    func staleTokensStayInert() {
+        var staleTokens: [ObservationToken] = []
+        var heard: [Int] = []
+        var live: [(Person, ObservationToken)] = []
+        for round in 0..<200 {
+            weak var weakCanary: Canary?
+            do {
+                let person = Person()
+                let canary = Canary()
+                weakCanary = canary
+                let token = person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
+                if round.isMultiple(of: 2) { token.cancel() }
+                staleTokens.append(token)
+            }
+            #expect(weakCanary == nil)   // the observation and its captures are gone; the token lives on
+            // New objects and observations are made while the stale tokens exist, then the stale ones are used.
+            let person = Person()
+            let token = person.observe(\.age) { _, change in heard.append(change.newValue!) }
+            live.append((person, token))
+            staleTokens[round].cancel()
+            #expect(!staleTokens[round].isActive)
+            person.age = round
+        }
+        #expect(heard == Array(0..<200))
+        #expect(live.allSatisfy { $0.1.isActive })
+        staleTokens.removeAll()   // deinit of every stale token cancels again: still nothing happens
+        live[0].0.age = -1
+        #expect(heard.last == -1 && heard.count == 201)
+    }
 }
