@@ -15,35 +15,38 @@ protocol ObservationCore: AnyObject, Sendable {
 @usableFromInline
 typealias DeallocationHook = @Sendable () -> Void
 
-/// Turns a change delivered by address (the observed object, the old value, the new value or `nil`
-/// for a `.prior` notification, and what an in-place collection mutation did) into a typed
-/// `ObservedChange` and calls the handler.
+/// Turns a change delivered by address (the observation, the observed object, the old value, the new
+/// value or `nil` for a `.prior` notification, and what an in-place collection mutation did) into a
+/// typed `ObservedChange` and calls the observation's handler. Built without captures by the
+/// `@inlinable` caller (the observation carries handler, options and key path), so it costs no
+/// allocation and is called directly, without a closure context.
 @usableFromInline
-typealias DirectDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?) -> Void
+typealias DirectDelivery = (DirectObservation, AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?) -> Void
 
-/// What a registration needs to observe one key path of one root directly: the specialised delivery,
-/// the interned key path, and, once a registration has proved it, where the property's slot is.
+/// What a registration needs to observe one key path of one root directly: the observation, built and
+/// specialised by the `@inlinable` caller but not registered yet, and, once a registration has proved
+/// it, where the property's slot is.
 @usableFromInline
 struct DirectRoute {
-    @usableFromInline let deliver: DirectDelivery
-    @usableFromInline let keyPath: InternedKeyPath
+    @usableFromInline let observation: DirectObservation
     /// Byte offset of the `@Observed` slot in instances of the root's class, when this key path is
     /// known to be exactly that property there; `nil` until a tracking evaluation has shown it.
     @usableFromInline let slotOffset: Int?
 
     @inlinable
-    init(deliver: @escaping DirectDelivery, keyPath: InternedKeyPath, slotOffset: Int?) {
-        self.deliver = deliver
-        self.keyPath = keyPath
+    init(observation: DirectObservation, slotOffset: Int?) {
+        self.observation = observation
         self.slotOffset = slotOffset
     }
+
+    var keyPath: InternedKeyPath { observation.keyPath }
 }
 
 @usableFromInline
 enum Delivery {
-    /// Builds the delivery for a direct observation of `keyPath` on `root`. `@inlinable`, so it is
-    /// specialised where `observe` is called: the typed work is compiled for the concrete `Root` and
-    /// `Value`.
+    /// Builds the direct observation of `keyPath` on `root`, to be registered if the key path turns out
+    /// to be one `@Observed` property (and dropped otherwise). `@inlinable`, so it is specialised where
+    /// `observe` is called: the typed work is compiled for the concrete `Root` and `Value`.
     @inlinable
     static func direct<Root: AnyObject, Value>(
         root: Root,
@@ -52,67 +55,98 @@ enum Delivery {
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> DirectRoute {
         let (keyPath, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
-        let deliver: DirectDelivery = { object, oldValue, newValue, mutation in
+        let observation = TypedDirectObservation(options: options, keyPath: keyPath, handler: handler) {
+            observation, object, oldValue, newValue, mutation in
+            // Only this observation calls this delivery, with itself.
+            let observation = unsafeDowncast(observation, to: TypedDirectObservation<Root, Value>.self)
             // The list belongs to the observed instance and its setter passes that instance.
             let root = unsafeDowncast(object, to: Root.self)
             let old = oldValue.assumingMemoryBound(to: Value.self)
+            let options = observation.options
             if let newValue {
                 let new = newValue.assumingMemoryBound(to: Value.self)
-                handler(root, options.change(
-                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: keyPath, mutation: mutation))
+                observation.handler(root, options.change(
+                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath, mutation: mutation))
             } else {
-                handler(root, options.change(old: old.pointee, new: nil, isPrior: true, keyPath: keyPath))
+                observation.handler(root, options.change(
+                    old: old.pointee, new: nil, isPrior: true, keyPath: observation.keyPath))
             }
         }
-        return DirectRoute(deliver: deliver, keyPath: keyPath, slotOffset: slotOffset)
+        return DirectRoute(observation: observation, slotOffset: slotOffset)
     }
 }
 
 /// An observation of one `@Observed` property of the observed object itself (`\.name`).
 ///
 /// Registered directly in the property's list and fed the setter's own old and new values: no key
-/// path evaluation, no boxing, one virtual call and one thunk call per notification.
-final class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
-    private let list: ObserverList
-    private let deliver: DirectDelivery
-    private let onObservedDeallocated: DeallocationHook?
+/// path evaluation, no boxing, one virtual call and one direct call of the delivery per notification.
+/// Not generic, so the list, the token and registration handle it without type metadata; the typed
+/// handler lives in the subclass the delivery knows.
+@usableFromInline
+class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
+    // Small fields first: they fill the padding after the superclass's.
     private let active = Atomic<Bool>(true)
+    @usableFromInline let options: ObservationOptions
+    @usableFromInline let keyPath: InternedKeyPath
+    private let deliver: DirectDelivery
+    // Written once by `register`, before the list publishes the observation (under the list's lock);
+    // read after that only.
+    @exclusivity(unchecked) private var list: ObserverList?
+    @exclusivity(unchecked) private var onObservedDeallocated: DeallocationHook?
 
-    init(list: ObserverList, options: ObservationOptions, onObservedDeallocated: DeallocationHook?,
-         deliver: @escaping DirectDelivery) {
-        self.list = list
+    @usableFromInline
+    init(options: ObservationOptions, keyPath: InternedKeyPath, deliver: @escaping DirectDelivery) {
+        self.options = options
+        self.keyPath = keyPath
         self.deliver = deliver
-        self.onObservedDeallocated = onObservedDeallocated
         super.init(wantsWillChange: options.contains(.prior))
     }
 
-    /// Adds the observation to its list; it is ended at once if the object is being deallocated.
-    func register() {
+    /// Adds the observation to `list`; it is ended at once if the object is being deallocated.
+    func register(in list: ObserverList, onObservedDeallocated: DeallocationHook?) {
+        self.list = list
+        self.onObservedDeallocated = onObservedDeallocated
         if !list.add(self) { active.store(false, ordering: .releasing) }
     }
 
+    @usableFromInline
     var isActive: Bool { active.load(ordering: .acquiring) }
 
+    @usableFromInline
     func cancel() {
         if active.exchange(false, ordering: .acquiringAndReleasing) {
-            list.remove(self)
+            list?.remove(self)
         }
     }
 
     override func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
         guard isActive else { return }
-        deliver(object, oldValue, nil, nil)
+        deliver(self, object, oldValue, nil, nil)
     }
 
     override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
                             _ mutation: CollectionMutation?) {
         guard isActive else { return }
-        deliver(object, oldValue, newValue, mutation)
+        deliver(self, object, oldValue, newValue, mutation)
     }
 
     override func listEnded() {
         if active.exchange(false, ordering: .acquiringAndReleasing) {
             onObservedDeallocated?()
         }
+    }
+}
+
+/// A direct observation with its handler, typed. Created (and its delivery specialised) where
+/// `observe` is called.
+@usableFromInline
+final class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchecked Sendable {
+    @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
+
+    @inlinable
+    init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+         deliver: @escaping DirectDelivery) {
+        self.handler = handler
+        super.init(options: options, keyPath: keyPath, deliver: deliver)
     }
 }

@@ -97,7 +97,7 @@ enum Registration {
             let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
                 .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
             let observation = observeDirectly(
-                slot.pointee.observers(), options: options, onObservedDeallocated: onObservedDeallocated, direct: direct)
+                slot.pointee.observers(), onObservedDeallocated: onObservedDeallocated, direct: direct)
             if options.contains(.initial), observation.isActive {
                 handler(root, options.change(
                     old: nil, new: Tracking.value(root, keyPath), isPrior: false, keyPath: direct.keyPath))
@@ -107,8 +107,7 @@ enum Registration {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         if let list = accesses.directList(of: root, keyPath) {
             direct.keyPath.learnDirectSlot(of: root, list: list)
-            let observation = observeDirectly(
-                list, options: options, onObservedDeallocated: onObservedDeallocated, direct: direct)
+            let observation = observeDirectly(list, onObservedDeallocated: onObservedDeallocated, direct: direct)
             if options.contains(.initial), observation.isActive {
                 handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: direct.keyPath))
             }
@@ -120,14 +119,12 @@ enum Registration {
             onObservedDeallocated: onObservedDeallocated, handler: handler)
     }
 
-    /// Registers a direct observation in `list`. Not generic: no type metadata is needed to register.
+    /// Registers the direct observation in `list`. Not generic: no type metadata is needed to register.
     private static func observeDirectly(
-        _ list: ObserverList, options: ObservationOptions, onObservedDeallocated: DeallocationHook?, direct: DirectRoute
+        _ list: ObserverList, onObservedDeallocated: DeallocationHook?, direct: DirectRoute
     ) -> DirectObservation {
-        let observation = DirectObservation(
-            list: list, options: options, onObservedDeallocated: onObservedDeallocated, deliver: direct.deliver)
-        observation.register()
-        return observation
+        direct.observation.register(in: list, onObservedDeallocated: onObservedDeallocated)
+        return direct.observation
     }
 
     /// Registers a path observation in the lists a first tracking evaluation found, and delivers
