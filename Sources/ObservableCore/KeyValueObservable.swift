@@ -99,8 +99,7 @@ enum Registration {
             let observation = observeDirectly(
                 slot.pointee.observers(), onObservedDeallocated: onObservedDeallocated, direct: direct)
             if options.contains(.initial), observation.isActive {
-                handler(root, options.change(
-                    old: nil, new: Tracking.value(root, keyPath), isPrior: false, keyPath: direct.keyPath))
+                deliverInitial(Tracking.value(root, keyPath), of: root, options: options, keyPath: direct.keyPath, handler)
             }
             return observation
         }
@@ -109,7 +108,7 @@ enum Registration {
             direct.keyPath.learnDirectSlot(of: root, list: list)
             let observation = observeDirectly(list, onObservedDeallocated: onObservedDeallocated, direct: direct)
             if options.contains(.initial), observation.isActive {
-                handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: direct.keyPath))
+                deliverInitial(value, of: root, options: options, keyPath: direct.keyPath, handler)
             }
             return observation
         }
@@ -117,6 +116,17 @@ enum Registration {
         return observePath(
             root, keyPath: keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
             onObservedDeallocated: onObservedDeallocated, handler: handler)
+    }
+
+    /// Delivers `.initial`. Out of line: the `ObservedChange<Value>` type metadata it needs (this code is
+    /// not specialised) is then looked up only when an initial value is asked for, not on every
+    /// registration (it was an eighth of an observe + cancel pair).
+    @inline(never)
+    private static func deliverInitial<Root: AnyObject, Value>(
+        _ value: Value, of root: Root, options: ObservationOptions, keyPath: InternedKeyPath,
+        _ handler: (Root, ObservedChange<Value>) -> Void
+    ) {
+        handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
     }
 
     /// Registers the direct observation in `list`. Not generic: no type metadata is needed to register.
