@@ -17,52 +17,27 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     // info does); the token only refers to it. So when the observed object is deallocated the
     // observation and everything its handler captured are freed, even while the token lives on:
     // a handler that captures the token's owner does not keep it alive past the observed object.
-    // Both references are written only in `init` (hence `@unchecked Sendable`).
-    //
-    // A direct observation (one `@Observed` property) is referred to `unowned`: its memory stays
-    // allocated while the token lives, but it is deinitialised (freeing its handler) as soon as its
-    // list lets it go. That needs no weak-reference side table, which cost an allocation per
-    // observation and sent every later retain and release of the observation down the runtime's slow
-    // path. The token never retains it and only calls `cancel()` and `isActive`, which touch nothing
-    // but its atomic flag unless that flag says it is still registered, and a registered observation
-    // is alive (its list holds it). Any other observation is referred to weakly, as before.
-    private let direct: Unmanaged<DirectObservation>?   // never retained through this; see above
-    private unowned let directMemory: DirectObservation?   // keeps its memory (not the object) alive
+    // Written only in `init` (hence `@unchecked Sendable`; `weak let` needs Swift 6.2).
     private weak var observation: (any ObservationCore)?
 
     @usableFromInline
     init(_ observation: any ObservationCore) {
-        if let direct = observation as? DirectObservation {
-            self.direct = Unmanaged.passUnretained(direct)
-            self.directMemory = direct
-            self.observation = nil
-        } else {
-            self.direct = nil
-            self.directMemory = nil
-            self.observation = observation
-        }
+        self.observation = observation
     }
 
     deinit {
-        cancel()
+        observation?.cancel()
     }
 
     /// Ends the observation. Calling it again, or after the observed object died, does nothing.
     public func cancel() {
-        if let direct {
-            direct._withUnsafeGuaranteedRef { $0.cancel() }
-        } else {
-            observation?.cancel()
-        }
+        observation?.cancel()
     }
 
     /// `true` until the observation is cancelled or its observed object is deallocated; `false` from
     /// the start when the key path reads no `@Observed` property (nothing could ever notify).
     public var isActive: Bool {
-        if let direct {
-            return direct._withUnsafeGuaranteedRef { $0.isActive }
-        }
-        return observation?.isActive ?? false
+        observation?.isActive ?? false
     }
 
     /// Keeps the token in `set`; the observation lasts until the token is removed from it.

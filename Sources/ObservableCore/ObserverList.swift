@@ -70,9 +70,8 @@ public struct _$Snapshot {
 
     /// Calls `body` with each entry, without retaining it: the snapshot holds every entry strongly
     /// for as long as it exists, and it outlives the loop. (Retaining each entry cost more than the
-    /// rest of a notification when tokens referred to entries weakly, which sends retains and
-    /// releases down the runtime's slow side-table path; a retain per entry would still be two
-    /// atomic operations per observer.)
+    /// rest of a notification: entries are weakly referenced by their tokens, which sends their
+    /// retains and releases down the runtime's slow side-table path.)
     @inline(__always)
     private func forEachEntry(_ body: (ListEntry) -> Void) {
         entries.withUnsafeBufferPointer { buffer in
