@@ -114,7 +114,7 @@ enum Registration {
         }
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(keyPath) }
         return observePath(
-            root, keyPath: keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
+            root, keyPath: direct.keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
             onObservedDeallocated: onObservedDeallocated, handler: handler)
     }
 
@@ -140,7 +140,7 @@ enum Registration {
     /// Registers a path observation in the lists a first tracking evaluation found, and delivers
     /// `.initial` with the value it read.
     static func observePath<Root: AnyObject, Value>(
-        _ root: Root, keyPath: AnyKeyPath, evaluate: @escaping (Root) -> Value,
+        _ root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value,
         evaluated: (value: Value, accesses: [TrackedAccess]), options: ObservationOptions,
         onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> PathObservation<Root, Value> {

@@ -88,10 +88,7 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: Equatable {
-        guard let change else { return }
-        change.snapshot.deliverDidChange(
-            object, oldValue: change.oldValue, newValue: newValue,
-            CollectionMutation(from: change.oldValue, to: newValue, same: ==))
+        _didMutate(object, change, newValue, same: ==)
     }
 
     /// After an in-place mutation of a collection of class references, compared by identity.
@@ -99,10 +96,7 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject {
-        guard let change else { return }
-        change.snapshot.deliverDidChange(
-            object, oldValue: change.oldValue, newValue: newValue,
-            CollectionMutation(from: change.oldValue, to: newValue, same: ===))
+        _didMutate(object, change, newValue, same: ===)
     }
 
     /// Both of the above apply to `Equatable` classes: their `==` decides.
@@ -110,10 +104,18 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject, C.Element: Equatable {
+        _didMutate(object, change, newValue, same: ==)
+    }
+
+    /// The collection overloads' common body: compares old and new with `same`, only when observed.
+    @inlinable
+    func _didMutate<C: RandomAccessCollection>(
+        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C, same: (C.Element, C.Element) -> Bool
+    ) {
         guard let change else { return }
         change.snapshot.deliverDidChange(
             object, oldValue: change.oldValue, newValue: newValue,
-            CollectionMutation(from: change.oldValue, to: newValue, same: ==))
+            CollectionMutation(from: change.oldValue, to: newValue, same: same))
     }
 
     @usableFromInline

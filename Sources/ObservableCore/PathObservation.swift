@@ -71,11 +71,11 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     /// callback may set a dependency again before the outer change completes).
     private var pendingOldValues: [Value] = []
 
-    init(root: Root, keyPath: AnyKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
+    init(root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
          onObservedDeallocated: DeallocationHook?,
          handler: @escaping (Root, ObservedChange<Value>) -> Void) {
         self.root = root
-        self.keyPath = InternedKeyPath(keyPath)
+        self.keyPath = keyPath
         self.evaluate = evaluate
         self.options = options
         self.onObservedDeallocated = onObservedDeallocated

@@ -36,7 +36,7 @@ extension KeyValueObservable {
         // `\Self.self` stands in for the typed key path a path observation carries: changes are
         // handed on as `KeyedChange`s, which name the string instead.
         let observation = Registration.observePath(
-            self, keyPath: \Self.self, evaluate: { path.value(of: $0) },
+            self, keyPath: InternedKeyPath(\Self.self), evaluate: { path.value(of: $0) },
             evaluated: Tracking.evaluate { path.value(of: self) }, options: options, onObservedDeallocated: nil,
             handler: { root, change in handler(root, KeyedChange(change, keyPath: keyPath)) })
         return ObservationToken(observation)
