@@ -15,14 +15,6 @@ protocol ObservationCore: AnyObject, Sendable {
 @usableFromInline
 typealias DeallocationHook = @Sendable () -> Void
 
-/// Turns a change delivered by address (the observation, the observed object, the old value, the new
-/// value or `nil` for a `.prior` notification, and what an in-place collection mutation did) into a
-/// typed `ObservedChange` and calls the observation's handler. Built without captures by the
-/// `@inlinable` caller (the observation carries handler, options and key path), so it costs no
-/// allocation and is called directly, without a closure context.
-@usableFromInline
-typealias DirectDelivery = (DirectObservation, AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?) -> Void
-
 /// What a registration needs to observe one key path of one root directly: the observation, built and
 /// specialised by the `@inlinable` caller but not registered yet, and, once a registration has proved
 /// it, where the property's slot is.
@@ -56,17 +48,24 @@ enum Delivery {
     ) -> DirectRoute {
         let (keyPath, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
         let observation = TypedDirectObservation(options: options, keyPath: keyPath, handler: handler) {
-            observation, object, oldValue, newValue, mutation in
-            // Only this observation calls this delivery, with itself.
-            let observation = unsafeDowncast(observation, to: TypedDirectObservation<Root, Value>.self)
+            entry, object, oldValue, newValue, mutation in
+            // Only this observation's list entry calls this function, with itself.
+            let observation = unsafeDowncast(entry, to: TypedDirectObservation<Root, Value>.self)
+            guard observation.isActive else { return }
             // The list belongs to the observed instance and its setter passes that instance.
             let root = unsafeDowncast(object, to: Root.self)
             let old = oldValue.assumingMemoryBound(to: Value.self)
             let options = observation.options
             if let newValue {
                 let new = newValue.assumingMemoryBound(to: Value.self)
-                observation.handler(root, options.change(
-                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath, mutation: mutation))
+                if let mutation {
+                    observation.handler(root, options.change(
+                        old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath, mutation: mutation))
+                } else {
+                    // A constant `nil` mutation: the change is built without retaining and releasing it.
+                    observation.handler(root, options.change(
+                        old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath))
+                }
             } else {
                 observation.handler(root, options.change(
                     old: old.pointee, new: nil, isPrior: true, keyPath: observation.keyPath))
@@ -79,27 +78,26 @@ enum Delivery {
 /// An observation of one `@Observed` property of the observed object itself (`\.name`).
 ///
 /// Registered directly in the property's list and fed the setter's own old and new values: no key
-/// path evaluation, no boxing, one virtual call and one direct call of the delivery per notification.
-/// Not generic, so the list, the token and registration handle it without type metadata; the typed
-/// handler lives in the subclass the delivery knows.
+/// path evaluation, no boxing, one indirect call of its `notify` function per notification. Not
+/// generic, so the list, the token and registration handle it without type metadata; the typed
+/// handler lives in the subclass that function knows.
 @usableFromInline
 class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
     // Small fields first: they fill the padding after the superclass's.
-    private let active = Atomic<Bool>(true)
+    @usableFromInline let active = Atomic<Bool>(true)
     @usableFromInline let options: ObservationOptions
     @usableFromInline let keyPath: InternedKeyPath
-    private let deliver: DirectDelivery
     // Written once by `register`, before the list publishes the observation (under the list's lock);
     // read after that only.
     @exclusivity(unchecked) private var list: ObserverList?
     @exclusivity(unchecked) private var onObservedDeallocated: DeallocationHook?
 
+    /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
     @usableFromInline
-    init(options: ObservationOptions, keyPath: InternedKeyPath, deliver: @escaping DirectDelivery) {
+    init(options: ObservationOptions, keyPath: InternedKeyPath, notify: @escaping EntryNotification) {
         self.options = options
         self.keyPath = keyPath
-        self.deliver = deliver
-        super.init(wantsWillChange: options.contains(.prior))
+        super.init(wantsWillChange: options.contains(.prior), notify: notify)
     }
 
     /// Adds the observation to `list`; it is ended at once if the object is being deallocated.
@@ -109,7 +107,7 @@ class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
         if !list.add(self) { active.store(false, ordering: .releasing) }
     }
 
-    @usableFromInline
+    @inlinable
     var isActive: Bool { active.load(ordering: .acquiring) }
 
     @usableFromInline
@@ -119,17 +117,6 @@ class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
         }
     }
 
-    override func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
-        guard isActive else { return }
-        deliver(self, object, oldValue, nil, nil)
-    }
-
-    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
-                            _ mutation: CollectionMutation?) {
-        guard isActive else { return }
-        deliver(self, object, oldValue, newValue, mutation)
-    }
-
     override func listEnded() {
         if active.exchange(false, ordering: .acquiringAndReleasing) {
             onObservedDeallocated?()
@@ -137,16 +124,16 @@ class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
     }
 }
 
-/// A direct observation with its handler, typed. Created (and its delivery specialised) where
-/// `observe` is called.
+/// A direct observation with its handler, typed. Created (and its `notify` function specialised)
+/// where `observe` is called.
 @usableFromInline
 final class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchecked Sendable {
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
 
     @inlinable
     init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
-         deliver: @escaping DirectDelivery) {
+         notify: @escaping EntryNotification) {
         self.handler = handler
-        super.init(options: options, keyPath: keyPath, deliver: deliver)
+        super.init(options: options, keyPath: keyPath, notify: notify)
     }
 }

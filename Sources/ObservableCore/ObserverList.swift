@@ -1,9 +1,19 @@
+/// How a list entry is told about a change: the entry itself, the observed object, the old value, the
+/// new value or `nil` for the notification before the store (`.prior`), and what an in-place
+/// collection mutation did. The values are passed by address and are of the property's type.
+///
+/// A capture-free function stored in the entry rather than a virtual method: a set reaches each
+/// observer with one indirect call, and a direct observation's function is built and specialised by
+/// the `@inlinable` caller of `observe`, so a notification never looks up generic metadata.
+@usableFromInline
+typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?) -> Void
+
 /// One entry of a property's observer list: a direct observation, or one link of a path observation.
 ///
-/// Not generic, on purpose: a set reaches its observers through this class's virtual methods with
-/// the old and new values passed by address. Anything typed happens in code specialised in the
-/// user's module (the delivery thunk a direct observation carries, the `@inlinable` slot methods),
-/// so a notification never looks up generic metadata at run time.
+/// Not generic, on purpose: a set reaches its observers through `notify` with the old and new values
+/// passed by address. Anything typed happens in code specialised in the user's module (the function a
+/// direct observation carries, the `@inlinable` slot methods), so a notification never looks up
+/// generic metadata at run time.
 @usableFromInline
 class ListEntry: @unchecked Sendable {
     /// Position in the owning list's `entries`; guarded by that list's lock.
@@ -11,17 +21,15 @@ class ListEntry: @unchecked Sendable {
     /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
     @usableFromInline
     final let wantsWillChange: Bool
+    /// Called for each change the entry hears about, with the entry itself.
+    @usableFromInline
+    final let notify: EntryNotification
 
-    init(wantsWillChange: Bool) {
+    init(wantsWillChange: Bool, notify: @escaping EntryNotification) {
         self.wantsWillChange = wantsWillChange
+        self.notify = notify
     }
 
-    /// Before the store; `oldValue` points at the property's current value (of the list's type).
-    func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {}
-    /// After the store; the pointers are to values of the property's type. `mutation` describes an
-    /// in-place change of a collection, `nil` for a setting.
-    func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
-                   _ mutation: CollectionMutation?) {}
     /// The observed instance was deallocated; the list has already dropped this entry.
     func listEnded() {}
 }
@@ -42,14 +50,14 @@ public struct _$Snapshot {
     @usableFromInline
     func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
         forEachEntry { entry in
-            if entry.wantsWillChange { entry.willChange(object, oldValue) }
+            if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil) }
         }
     }
 
     @usableFromInline
     func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
                           _ mutation: CollectionMutation?) {
-        forEachEntry { entry in entry.didChange(object, oldValue, newValue, mutation) }
+        forEachEntry { entry in entry.notify(entry, object, oldValue, newValue, mutation) }
     }
 
     /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.

@@ -29,18 +29,16 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     init(list: ObserverList, dependent: any PathDependent) {
         self.list = list
         self.dependent = dependent
-        super.init(wantsWillChange: dependent.wantsWillChange)
+        super.init(wantsWillChange: dependent.wantsWillChange) { entry, _, _, newValue, _ in
+            let link = unsafeDowncast(entry, to: PathLink.self)
+            if newValue == nil { link.dependent.dependencyWillChange() } else { link.dependent.dependencyDidChange() }
+        }
     }
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
     func detach() { list.remove(self) }
 
-    override func willChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) { dependent.dependencyWillChange() }
-    override func didChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
-                            _ mutation: CollectionMutation?) {
-        dependent.dependencyDidChange()
-    }
     override func listEnded() { dependent.dependencyEnded(self) }
 }
 
