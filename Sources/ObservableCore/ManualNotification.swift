@@ -64,11 +64,11 @@ private final class PendingManualChange {
     let object: ObjectIdentifier
     let keyPath: AnyKeyPath
     /// For an `@Observed` property: who is told (snapshotted now, as a setter does) and the old value.
-    let direct: (snapshot: _$Snapshot, oldValue: Any)?
+    let direct: (entries: RetainedEntries, oldValue: Any)?
     /// For a computed property: its path observations on this object.
     let dependents: [any PathDependent]
 
-    init(object: AnyObject, keyPath: AnyKeyPath, direct: (snapshot: _$Snapshot, oldValue: Any)?, dependents: [any PathDependent]) {
+    init(object: AnyObject, keyPath: AnyKeyPath, direct: (entries: RetainedEntries, oldValue: Any)?, dependents: [any PathDependent]) {
         self.object = ObjectIdentifier(object)
         self.keyPath = keyPath
         self.direct = direct
@@ -96,10 +96,10 @@ enum ManualChanges {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         let pending: PendingManualChange
         if let list = accesses.directList(of: root, keyPath) {
-            let snapshot = list.snapshot()
-            if let snapshot, snapshot.notifiesWillChange { snapshot.deliverWillChange(root, oldValue: value) }
+            let entries = list.retainedEntries()
+            if let entries, entries.notifiesWillChange { entries.deliverWillChange(root, oldValue: value) }
             pending = PendingManualChange(
-                object: root, keyPath: keyPath, direct: snapshot.map { ($0, value as Any) }, dependents: [])
+                object: root, keyPath: keyPath, direct: entries.map { ($0, value as Any) }, dependents: [])
         } else {
             var seen = Set<ObjectIdentifier>()
             let dependents = accesses
@@ -116,8 +116,8 @@ enum ManualChanges {
             Diagnostics.warnUnbalancedDidChange(keyPath)
             return
         }
-        if let (snapshot, oldValue) = pending.direct {
-            snapshot.deliverDidChange(root, oldValue: oldValue as! Value, newValue: Tracking.value(root, keyPath), nil)
+        if let (entries, oldValue) = pending.direct {
+            entries.deliverDidChange(root, oldValue: oldValue as! Value, newValue: Tracking.value(root, keyPath))
         }
         for dependent in pending.dependents { dependent.dependencyDidChange() }
     }

@@ -1,3 +1,14 @@
+import Synchronization
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
 /// How a list entry is told about a change: the entry itself, the observed object, the old value, the
 /// new value or `nil` for the notification before the store (`.prior`), and what an in-place
 /// collection mutation did. The values are passed by address and are of the property's type.
@@ -34,30 +45,67 @@ class ListEntry: @unchecked Sendable {
     func listEnded() {}
 }
 
+/// A run of list entries a change is delivered to, borrowed: whoever hands it out keeps the entries
+/// alive while it is used. `nil` slots are holes left by cancelled observations.
+@usableFromInline
+struct EntryRun {
+    @usableFromInline let slots: UnsafePointer<Unmanaged<ListEntry>?>
+    @usableFromInline let count: Int
+
+    init(slots: UnsafePointer<Unmanaged<ListEntry>?>, count: Int) {
+        self.slots = slots
+        self.count = count
+    }
+
+    func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
+        for index in 0 ..< count {
+            slots[index]?._withUnsafeGuaranteedRef { entry in
+                if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil) }
+            }
+        }
+    }
+
+    /// Calls each entry without retaining it (retaining each entry cost more than the rest of a
+    /// notification: entries are weakly referenced by their tokens, which sends their retains and
+    /// releases down the runtime's slow side-table path).
+    func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
+                          _ mutation: CollectionMutation?) {
+        for index in 0 ..< count {
+            slots[index]?._withUnsafeGuaranteedRef { entry in entry.notify(entry, object, oldValue, newValue, mutation) }
+        }
+    }
+}
+
 /// Who is notified of one change: the entries registered when the set began, in order.
+///
+/// Taking a snapshot makes the set a reader of the list (see `ObserverList`): the entries stay
+/// alive, and in place, until ``deliverDidChange(_:oldValue:newValue:_:)`` ends it. No retain, no
+/// lock: one atomic increment to begin and one decrement to end.
 ///
 /// Used by the `@Observed` macro; do not use directly.
 @_documentation(visibility: private)
 public struct _$Snapshot {
-    @usableFromInline let entries: ContiguousArray<ListEntry?>
+    @usableFromInline let list: Unmanaged<ObserverList>
+    @usableFromInline let run: EntryRun
     @usableFromInline let notifiesWillChange: Bool
 
-    init(entries: ContiguousArray<ListEntry?>, notifiesWillChange: Bool) {
-        self.entries = entries
+    init(list: Unmanaged<ObserverList>, run: EntryRun, notifiesWillChange: Bool) {
+        self.list = list
+        self.run = run
         self.notifiesWillChange = notifiesWillChange
     }
 
     @usableFromInline
     func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
-        forEachEntry { entry in
-            if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil) }
-        }
+        run.deliverWillChange(object, oldValue)
     }
 
+    /// Delivers the change after the store, then ends the snapshot: call it exactly once.
     @usableFromInline
     func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
                           _ mutation: CollectionMutation?) {
-        forEachEntry { entry in entry.notify(entry, object, oldValue, newValue, mutation) }
+        run.deliverDidChange(object, oldValue, newValue, mutation)
+        list._withUnsafeGuaranteedRef { $0.endRead() }
     }
 
     /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
@@ -66,28 +114,13 @@ public struct _$Snapshot {
         withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
     }
 
-    /// `deliverDidChange` for values of the property's type. Specialised in the caller's module.
+    /// `deliverDidChange` for values of the property's type, then the end of the snapshot.
+    /// Specialised in the caller's module.
     @inlinable
     func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?) {
         withUnsafePointer(to: oldValue) { oldValue in
             withUnsafePointer(to: newValue) { newValue in
                 deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), mutation)
-            }
-        }
-    }
-
-    /// Calls `body` with each entry, without retaining it: the snapshot holds every entry strongly
-    /// for as long as it exists, and it outlives the loop. (Retaining each entry cost more than the
-    /// rest of a notification: entries are weakly referenced by their tokens, which sends their
-    /// retains and releases down the runtime's slow side-table path.)
-    @inline(__always)
-    private func forEachEntry(_ body: (ListEntry) -> Void) {
-        entries.withUnsafeBufferPointer { buffer in
-            let raw = UnsafeRawBufferPointer(buffer)
-            for index in buffer.indices {
-                guard let pointer = raw.load(fromByteOffset: index * MemoryLayout<UnsafeRawPointer?>.stride,
-                                             as: UnsafeRawPointer?.self) else { continue }
-                Unmanaged<ListEntry>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
             }
         }
     }
@@ -108,97 +141,317 @@ public struct _$PendingChange<Value> {
     }
 }
 
+/// The entries of one list in one allocation: a header, then `capacity` slots, each `nil` or holding
+/// one strong reference to its entry. Not a class: it is handed between threads as a bare pointer,
+/// its lifetime managed by `ObserverList`.
+struct EntryTable {
+    private struct Header {
+        var count: Int
+        var capacity: Int
+        var willChangeCount: Int
+    }
+
+    private let raw: UnsafeMutableRawPointer
+    private static let slotsOffset = MemoryLayout<Header>.stride
+
+    init(raw: UnsafeMutableRawPointer) { self.raw = raw }
+    var pointer: UnsafeMutableRawPointer { raw }
+
+    static func allocate(capacity: Int) -> EntryTable {
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: slotsOffset + capacity * MemoryLayout<Unmanaged<ListEntry>?>.stride,
+            alignment: MemoryLayout<Header>.alignment)
+        raw.initializeMemory(as: Header.self, to: Header(count: 0, capacity: capacity, willChangeCount: 0))
+        return EntryTable(raw: raw)
+    }
+
+    private var header: UnsafeMutablePointer<Header> { raw.assumingMemoryBound(to: Header.self) }
+    var slots: UnsafeMutablePointer<Unmanaged<ListEntry>?> {
+        (raw + Self.slotsOffset).assumingMemoryBound(to: Unmanaged<ListEntry>?.self)
+    }
+    /// Slots in use, holes included.
+    var count: Int { get { header.pointee.count } nonmutating set { header.pointee.count = newValue } }
+    var capacity: Int { header.pointee.capacity }
+    var willChangeCount: Int { get { header.pointee.willChangeCount } nonmutating set { header.pointee.willChangeCount = newValue } }
+    var run: EntryRun { EntryRun(slots: UnsafePointer(slots), count: count) }
+
+    /// A new table with the same entries, each retained again; `compacting` drops the holes and
+    /// renumbers the entries (only for the table that becomes the list's).
+    func copy(capacity: Int, compacting: Bool) -> EntryTable {
+        let copy = EntryTable.allocate(capacity: capacity)
+        var used = 0
+        for index in 0 ..< count {
+            let entry = slots[index]
+            if compacting {
+                guard let entry else { continue }
+                entry._withUnsafeGuaranteedRef { $0.index = used }
+            }
+            (copy.slots + used).initialize(to: entry?.retain())
+            used += 1
+        }
+        copy.count = used
+        copy.willChangeCount = willChangeCount
+        return copy
+    }
+
+    /// Frees the memory, and with it the table's references to its entries: never under a lock
+    /// (a last release runs an entry's `deinit`, which runs user code).
+    func destroy() {
+        for index in 0 ..< count { slots[index]?.release() }
+        raw.deallocate()
+    }
+
+    /// Frees the memory only: its references have moved elsewhere.
+    func deallocate() {
+        raw.deallocate()
+    }
+}
+
 /// The observations of one property of one instance, in registration order. Owned by the
 /// instance's slot; ended (with every observation in it) when the instance is deallocated.
 ///
 /// Registration appends; cancellation leaves a `nil` hole found through the entry's stored index and
 /// compacts when holes outnumber entries, so adding and removing are amortised O(1) and a million
-/// observations on one property stay linear. A set copies the entry array under the lock (a retain of
-/// its buffer) and calls out after releasing it; the lock never covers user code.
+/// observations on one property stay linear.
+///
+/// A set reads the list without its lock and without reference counting: it registers as a reader
+/// (`readers` counts the sets in progress), reads the published table, calls out, and leaves. Changes
+/// (registration, cancellation, the end) take the lock, then either change the table in place, when
+/// no set is reading (they flag `writing`, and a set that begins meanwhile waits for them: a few
+/// instructions, never user code), or copy it, publish the copy and retire the old table, which the
+/// last reader to leave (or the next change) frees. The lock never covers user code.
 @usableFromInline
 final class ObserverList: @unchecked Sendable {
+    /// Serialises changes to the list; a set never takes it.
     private let lock = SpinLock()
-    // Guarded by `lock`, so the run-time exclusivity checks Swift would add (they showed up as an
-    // eighth of a one-observer set: swift_beginAccess and its thread-local access set) are off.
-    @exclusivity(unchecked) private var entries: ContiguousArray<ListEntry?> = []
-    @exclusivity(unchecked) private var liveCount = 0
-    @exclusivity(unchecked) private var willChangeCount = 0
+    /// The count of sets reading the published table, plus the `writing` and `hasRetired` flags.
+    private let state = Atomic<Int>(0)
+    /// The table sets read. Replaced only under `lock`.
+    private let published: Atomic<UnsafeMutableRawPointer>
+    /// Observations in the list (entries, not holes): a set with none returns at once.
+    private let liveCount = Atomic<Int>(0)
+    // Guarded by `lock`, so the run-time exclusivity checks Swift would add are off.
+    @exclusivity(unchecked) private var table: EntryTable
+    @exclusivity(unchecked) private var retired: [EntryTable] = []
     @exclusivity(unchecked) private var isEnded = false
+
+    private static let writing = 1 << 62
+    private static let hasRetired = 1 << 61
+    private static let readerMask = hasRetired - 1
+
+    init() {
+        table = EntryTable.allocate(capacity: 4)
+        published = Atomic(table.pointer)
+    }
+
+    deinit {
+        // Nobody reads any more: the instance that owned the list is gone.
+        table.destroy()
+        for old in retired { old.destroy() }
+    }
+
+    // MARK: Reading (a set)
+
+    /// The entries a set notifies, or `nil` when there are none. A non-`nil` snapshot must be ended,
+    /// by `_$Snapshot.deliverDidChange`.
+    @usableFromInline
+    func snapshot() -> _$Snapshot? {
+        if liveCount.load(ordering: .relaxed) == 0 { return nil }
+        var state = self.state.wrappingAdd(1, ordering: .acquiring).newValue
+        // A change in place is under way: it takes a few instructions and calls nothing.
+        while state & Self.writing != 0 { state = waitForWriter() }
+        let table = EntryTable(raw: published.load(ordering: .acquiring))
+        return _$Snapshot(list: Unmanaged.passUnretained(self), run: table.run,
+                          notifiesWillChange: table.willChangeCount > 0)
+    }
+
+    @inline(never)
+    private func waitForWriter() -> Int {
+        var spins = 0
+        while true {
+            let state = self.state.load(ordering: .acquiring)
+            if state & Self.writing == 0 { return state }
+            spins += 1
+            if spins >= 64 { sched_yield() }
+        }
+    }
+
+    /// Ends a read begun by `snapshot()`. The last reader to leave frees the tables retired while
+    /// it read.
+    @usableFromInline
+    func endRead() {
+        let state = self.state.wrappingSubtract(1, ordering: .releasing).newValue
+        if state & Self.readerMask == 0 && state & Self.hasRetired != 0 {
+            reclaimRetired()
+        }
+    }
+
+    @inline(never)
+    private func reclaimRetired() {
+        let freed: [EntryTable] = lock.withLock {
+            // A reader that began since then reads the published table, never a retired one.
+            guard state.load(ordering: .acquiring) & Self.readerMask == 0 else { return [] }
+            return takeRetired()
+        }
+        for old in freed { old.destroy() }
+    }
+
+    /// Under `lock`, with no reader: the retired tables, to be destroyed after the lock.
+    private func takeRetired() -> [EntryTable] {
+        guard !retired.isEmpty else { return [] }
+        var taken: [EntryTable] = []
+        swap(&taken, &retired)
+        state.bitwiseAnd(~Self.hasRetired, ordering: .relaxed)
+        return taken
+    }
+
+    // MARK: Changing (registration, cancellation, the end)
+
+    /// Runs `body` on the list's table, under `lock`: in place when no set is reading, else on a copy
+    /// that then replaces it. Returns what `body` returns and the tables to destroy after the lock.
+    private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, [EntryTable]) {
+        var state = self.state.load(ordering: .relaxed)
+        while state & Self.readerMask == 0 {
+            let (exchanged, current) = self.state.compareExchange(
+                expected: state, desired: state | Self.writing, ordering: .acquiring)
+            if exchanged {
+                // Nobody reads, and a set that begins now waits: change the table in place.
+                let freed = takeRetired()
+                if table.capacity < minimumCapacity {
+                    let grown = EntryTable.allocate(capacity: Swift.max(minimumCapacity, table.capacity * 2))
+                    grown.slots.moveInitialize(from: table.slots, count: table.count)
+                    grown.count = table.count
+                    grown.willChangeCount = table.willChangeCount
+                    table.deallocate()
+                    table = grown
+                }
+                let result = body(&table)
+                Self.shrinkIfEmpty(&table)
+                published.store(table.pointer, ordering: .relaxed)
+                self.state.bitwiseAnd(~Self.writing, ordering: .releasing)
+                return (result, freed)
+            }
+            state = current
+        }
+        // Sets are reading the table: change a copy, publish it, and retire the old one for the last
+        // of them to free.
+        var copy = table.copy(capacity: Swift.max(minimumCapacity, table.capacity), compacting: false)
+        let result = body(&copy)
+        Self.shrinkIfEmpty(&copy)
+        retired.append(table)
+        table = copy
+        published.store(table.pointer, ordering: .releasing)
+        let before = self.state.bitwiseOr(Self.hasRetired, ordering: .acquiringAndReleasing).oldValue
+        // Every reader left before the flag was set, so none will free them: this change does.
+        let freed = before & Self.readerMask == 0 ? takeRetired() : []
+        return (result, freed)
+    }
+
+    /// A large table left empty (a million observations, all cancelled) is freed; a small one is kept
+    /// for the next observation. `table` is the list's own, unpublished or not read.
+    private static func shrinkIfEmpty(_ table: inout EntryTable) {
+        guard table.count == 0, table.capacity > 16 else { return }
+        table.deallocate()
+        table = EntryTable.allocate(capacity: 4)
+    }
 
     /// Adds `entry` at the end; `false` (and nothing added) if the instance is being deallocated.
     func add(_ entry: ListEntry) -> Bool {
-        lock.withLock {
-            if isEnded { return false }
-            entry.index = entries.count
-            entries.append(entry)
-            liveCount += 1
-            if entry.wantsWillChange { willChangeCount += 1 }
-            return true
+        let (added, freed): (Bool, [EntryTable]) = lock.withLock {
+            if isEnded { return (false, []) }
+            return change(minimumCapacity: table.count + 1) { table in
+                entry.index = table.count
+                (table.slots + table.count).initialize(to: Unmanaged.passRetained(entry))
+                table.count += 1
+                if entry.wantsWillChange { table.willChangeCount += 1 }
+                liveCount.wrappingAdd(1, ordering: .relaxed)
+                return true
+            }
         }
+        for old in freed { old.destroy() }
+        return added
     }
 
     /// Removes `entry` if it is still registered; safe to call any number of times.
     func remove(_ entry: ListEntry) {
-        let removed: ListEntry? = lock.withLock {
+        let (removed, freed): (Unmanaged<ListEntry>?, [EntryTable]) = lock.withLock {
             let index = entry.index
-            guard !isEnded, index >= 0, index < entries.count, entries[index] === entry else { return nil }
-            var removed: ListEntry?   // moved out, not copied: no retain here, one release after the lock
-            swap(&removed, &entries[index])
-            entry.index = -1
-            liveCount -= 1
-            if entry.wantsWillChange { willChangeCount -= 1 }
-            if liveCount == 0 && entries.capacity > 16 {
-                entries = []   // a large buffer is freed; a small one is kept for the next observation
-            } else if index == entries.count - 1 {
-                // Cancelling the newest observation (the observe/cancel pattern) leaves no hole.
-                while let last = entries.last, last == nil { entries.removeLast() }
-            } else if entries.count >= 16 && liveCount * 2 < entries.count {
-                compact()
+            guard !isEnded, index >= 0, index < table.count,
+                  table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque() else { return (nil, []) }
+            return change(minimumCapacity: 0) { table in
+                // Moved out, not copied: released after the lock.
+                let removed = table.slots[index]
+                table.slots[index] = nil
+                entry.index = -1
+                let live = liveCount.wrappingSubtract(1, ordering: .relaxed).newValue
+                if entry.wantsWillChange { table.willChangeCount -= 1 }
+                if index == table.count - 1 {
+                    // Cancelling the newest observation (the observe/cancel pattern) leaves no hole.
+                    while table.count > 0, table.slots[table.count - 1] == nil { table.count -= 1 }
+                } else if table.count >= 16 && live * 2 < table.count {
+                    Self.compact(table)
+                }
+                return removed
             }
-            return removed
         }
-        // `removed` (possibly the last reference to the entry and to what its handler captured) is
-        // released here, after the lock.
-        withExtendedLifetime(removed) {}
+        for old in freed { old.destroy() }
+        // Possibly the last reference to the entry and to what its handler captured: after the lock.
+        removed?.release()
     }
 
-    private func compact() {
-        var live = ContiguousArray<ListEntry?>()
-        live.reserveCapacity(liveCount)
-        for case let entry? in entries {
-            entry.index = live.count
-            live.append(entry)
+    /// Moves the entries over the holes, renumbering them.
+    private static func compact(_ table: EntryTable) {
+        var used = 0
+        for index in 0 ..< table.count {
+            guard let entry = table.slots[index] else { continue }
+            entry._withUnsafeGuaranteedRef { $0.index = used }
+            table.slots[used] = entry
+            used += 1
         }
-        entries = live
+        table.count = used
     }
 
     /// Ends the list: called once, by the slot, when the observed instance is deallocated.
     func end() {
-        let ended: ContiguousArray<ListEntry?> = lock.withLock {
+        let (ended, freed): ([Unmanaged<ListEntry>], [EntryTable]) = lock.withLock {
             isEnded = true
-            liveCount = 0
-            willChangeCount = 0
-            var taken: ContiguousArray<ListEntry?> = []
-            swap(&taken, &entries)
-            return taken
+            return change(minimumCapacity: 0) { table in
+                var taken: [Unmanaged<ListEntry>] = []
+                for index in 0 ..< table.count {
+                    if let entry = table.slots[index] { taken.append(entry) }
+                }
+                table.count = 0
+                table.willChangeCount = 0
+                liveCount.store(0, ordering: .relaxed)
+                return taken
+            }
         }
-        for case let entry? in ended {
-            entry.listEnded()
+        for old in freed { old.destroy() }
+        for entry in ended {
+            entry.takeRetainedValue().listEnded()
         }
     }
 
-    /// The entries a set notifies, or `nil` when there are none.
-    @usableFromInline
-    func snapshot() -> _$Snapshot? {
-        let (entries, notifiesWillChange) = lock.withLock { () -> (ContiguousArray<ListEntry?>, Bool) in
-            (liveCount == 0 ? [] : self.entries, willChangeCount > 0)
+    /// The entries now in the list, each retained: for a change announced by hand, whose
+    /// `didChangeValue` may never come (a snapshot would keep the list read until it did).
+    func retainedEntries() -> RetainedEntries? {
+        let entries: ContiguousArray<Unmanaged<ListEntry>?> = lock.withLock {
+            var entries = ContiguousArray<Unmanaged<ListEntry>?>()
+            for index in 0 ..< table.count {
+                if let entry = table.slots[index] { entries.append(entry.retain()) }
+            }
+            return entries
         }
-        return entries.isEmpty ? nil : _$Snapshot(entries: entries, notifiesWillChange: notifiesWillChange)
+        return entries.isEmpty ? nil : RetainedEntries(entries)
     }
 
     /// The path observations linked into this list (for manual notification of computed properties).
     func pathDependents() -> [any PathDependent] {
-        let links = lock.withLock { entries.compactMap { $0 as? PathLink } }
+        let links: [PathLink] = lock.withLock {
+            (0 ..< table.count).compactMap { index in
+                table.slots[index].flatMap { $0.takeUnretainedValue() as? PathLink }
+            }
+        }
         return links.map(\.dependent)
     }
 
@@ -206,5 +459,42 @@ final class ObserverList: @unchecked Sendable {
     func attach(_ dependent: any PathDependent) -> (any DependencyLink)? {
         let link = PathLink(list: self, dependent: dependent)
         return add(link) ? link : nil
+    }
+}
+
+/// Entries copied out of a list and kept alive: who a change announced by hand is delivered to.
+final class RetainedEntries {
+    private let entries: ContiguousArray<Unmanaged<ListEntry>?>
+
+    init(_ entries: ContiguousArray<Unmanaged<ListEntry>?>) {
+        self.entries = entries
+    }
+
+    deinit {
+        for entry in entries { entry?.release() }
+    }
+
+    var notifiesWillChange: Bool {
+        entries.contains { $0?.takeUnretainedValue().wantsWillChange == true }
+    }
+
+    func withRun<Result>(_ body: (EntryRun) -> Result) -> Result {
+        entries.withUnsafeBufferPointer { buffer in
+            body(EntryRun(slots: buffer.baseAddress!, count: buffer.count))
+        }
+    }
+
+    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
+        withUnsafePointer(to: oldValue) { oldValue in
+            withRun { $0.deliverWillChange(object, UnsafeRawPointer(oldValue)) }
+        }
+    }
+
+    func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value) {
+        withUnsafePointer(to: oldValue) { oldValue in
+            withUnsafePointer(to: newValue) { newValue in
+                withRun { $0.deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), nil) }
+            }
+        }
     }
 }

@@ -97,6 +97,41 @@ struct LifetimeTests {
         #expect(tokens.allSatisfy { !$0.isActive })
     }
 
+    @Test("cancel frees the handler's captures at once; inside a set of that property, when the set ends")
+    func cancelFreesCaptures() {
+        let person = Person()
+        weak var weakCanary: Canary?
+        var token: ObservationToken?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            token = person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
+        }
+        token?.cancel()
+        #expect(weakCanary == nil)
+
+        // Cancelled from another observer's callback while the set is delivered: the set still
+        // reads the entry, so it lives until the set ends, then it is freed (not leaked).
+        var aliveDuringSet: [Bool] = []
+        var second: ObservationToken?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            second = person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
+        }
+        let first = person.observe(\.age) { _, _ in
+            second?.cancel()
+            second = nil
+            aliveDuringSet.append(weakCanary != nil)
+        }
+        person.age = 1
+        #expect(aliveDuringSet == [true])
+        #expect(weakCanary == nil)
+        person.age = 2
+        #expect(aliveDuringSet == [true, false])
+        withExtendedLifetime(first) {}
+    }
+
     @Test("an observer whose handler captures it strongly is freed when the observed object dies (no cycle)")
     func strongCaptureCycleBroken() {
         weak var weakWatcher: Watcher?

@@ -75,6 +75,49 @@ struct ReentrancyTests {
         withExtendedLifetime((first, added)) {}
     }
 
+    @Test("observers added and cancelled from callbacks, over many nested changes: exact deliveries")
+    func churnInsideCallbacks() {
+        // Each change adds one observer and cancels the oldest from inside a callback, and nests
+        // one more change: the list is changed while sets read it, at two depths.
+        let person = Person()
+        var tokens: [ObservationToken] = []
+        var calls: [Int: Int] = [:]   // observer number -> calls
+        var next = 0
+        func addObserver() {
+            let number = next
+            next += 1
+            tokens.append(person.observe(\.age) { _, _ in calls[number, default: 0] += 1 })
+        }
+        for _ in 0 ..< 4 { addObserver() }
+        let driver = person.observe(\.age) { _, change in
+            addObserver()
+            tokens.removeFirst().cancel()
+            if change.newValue! % 2 == 1 { person.age = change.newValue! + 1 }
+        }
+        for value in stride(from: 1, to: 200, by: 2) { person.age = value }
+        // Changes 1, 3, …, 199 are set from outside; each nests the next even one from the driver.
+        // The list is o0…o3, the driver, then the observers the driver adds (one per change; change n
+        // cancels the oldest). An observer added by an outer change hears the nested change, the rest
+        // of the outer one (it is after the driver) and the next nested one before it is cancelled: 3.
+        // One added by a nested change hears the next outer and nested changes: 2. The first four hear
+        // changes 1 … k + 1; the last two, added by changes 199 and 200, hear 1 and 0.
+        func expected(_ observer: Int) -> Int {
+            switch observer {
+            case 0 ..< 4: observer + 1
+            case 202: 1
+            case 203: 0
+            default: observer % 2 == 0 ? 3 : 2
+            }
+        }
+        #expect(next == 204)
+        #expect(tokens.count == 4)
+        #expect(tokens.allSatisfy { $0.isActive })
+        for observer in 0 ..< 204 {
+            #expect(calls[observer, default: 0] == expected(observer), "observer \(observer)")
+        }
+        withExtendedLifetime(driver) {}
+    }
+
     @Test("setting the property inside its own callback: the nested change is delivered first, to everyone")
     func setInOwnCallback() {
         let person = Person()
