@@ -309,6 +309,10 @@ final class ObserverList: @unchecked Sendable {
 
     /// Runs `body` on the list's table, under `lock`: in place when no set is reading, else on a copy
     /// that then replaces it. Returns what `body` returns and the tables to destroy after the lock.
+    /// Always inlined: as a call, its closure's captures (the entry, the list) were retained and
+    /// released around it, and an entry's retains take the runtime's slow path (its token refers to
+    /// it weakly).
+    @inline(__always)
     private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, [EntryTable]) {
         var state = self.state.load(ordering: .relaxed)
         while state & Self.readerMask == 0 {
