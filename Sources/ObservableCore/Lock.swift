@@ -41,8 +41,8 @@ struct Lock: ~Copyable, @unchecked Sendable {
     }
 }
 
-/// A tiny spin lock for critical sections of a few instructions (the observer list copies one
-/// pointer under it on every observed set). One compare-and-swap to take it and one store to give
+/// A tiny spin lock for critical sections of a few instructions (an observer list's registrations
+/// and cancellations; a set never takes it). One compare-and-swap to take it and one store to give
 /// it back, against two calls into pthreads; a waiter spins briefly, then yields its time slice.
 /// Built on inlined atomics, so ThreadSanitizer sees its acquire/release ordering.
 /// Same rule: never run user code while holding it.

@@ -75,6 +75,51 @@ struct ConcurrencyTests {
         withExtendedLifetime(stableToken) {}
     }
 
+    @Test("observations registered while the property is being set: each hears every later value")
+    func registerWhileNotifying() {
+        let sets = 3_000
+        nonisolated(unsafe) let person = Person()
+        let progress = Counter()
+        let perThread = 150
+        // Two threads register on the property being set; the list changes in place or, while a
+        // set reads it, through a copy. Each observation must hear a gapless run ending at the
+        // last value, starting no earlier than the writer's progress when registration began.
+        let seen = (0 ..< 2 * perThread).map { _ in Recorder<Int>() }
+        let startedAt = Locked<[Int: Int]>([:])
+        let tokens = Locked<[ObservationToken]>([])
+        @Sendable func register(_ indexes: StrideTo<Int>) {
+            for index in indexes {
+                while progress.current < index * sets / (2 * perThread) { sched_yield() }
+                let before = progress.current
+                let token = person.observe(\.age, options: [.new]) { _, change in seen[index].append(change.newValue!) }
+                startedAt.withLock { $0[index] = before }
+                tokens.withLock { $0.append(token) }
+            }
+        }
+        runConcurrently([
+            {
+                for value in 1 ... sets {
+                    progress.store(value)
+                    person.age = value
+                }
+                // Once every observation is registered, one more: each must hear it.
+                while tokens.withLock({ $0.count }) < 2 * perThread { sched_yield() }
+                person.age = sets + 1
+            },
+            { register(stride(from: 0, to: 2 * perThread, by: 2)) },
+            { register(stride(from: 1, to: 2 * perThread, by: 2)) },
+        ])
+        let starts = startedAt.withLock { $0 }
+        #expect(tokens.withLock { $0.count } == 2 * perThread)
+        for index in 0 ..< 2 * perThread {
+            let values = seen[index].all
+            let first = values.first ?? sets + 2
+            #expect(values.last == sets + 1, "observation \(index) missed the last value")
+            #expect(values == Array(first ..< sets + 2), "observation \(index) skipped a value")
+            #expect(first >= starts[index]!, "observation \(index) heard a value set before it was registered")
+        }
+    }
+
     @Test("four threads each observe, rewire and cancel their own graph: exact counts everywhere")
     func independentGraphs() {
         let threads = 4, rounds = 300
