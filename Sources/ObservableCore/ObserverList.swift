@@ -175,21 +175,13 @@ struct EntryTable {
     var willChangeCount: Int { get { header.pointee.willChangeCount } nonmutating set { header.pointee.willChangeCount = newValue } }
     var run: EntryRun { EntryRun(slots: UnsafePointer(slots), count: count) }
 
-    /// A new table with the same entries, each retained again; `compacting` drops the holes and
-    /// renumbers the entries (only for the table that becomes the list's).
-    func copy(capacity: Int, compacting: Bool) -> EntryTable {
+    /// A new table with the same entries at the same places, each retained again.
+    func copy(capacity: Int) -> EntryTable {
         let copy = EntryTable.allocate(capacity: capacity)
-        var used = 0
         for index in 0 ..< count {
-            let entry = slots[index]
-            if compacting {
-                guard let entry else { continue }
-                entry._withUnsafeGuaranteedRef { $0.index = used }
-            }
-            (copy.slots + used).initialize(to: entry?.retain())
-            used += 1
+            (copy.slots + index).initialize(to: slots[index]?.retain())
         }
-        copy.count = used
+        copy.count = count
         copy.willChangeCount = willChangeCount
         return copy
     }
@@ -339,7 +331,7 @@ final class ObserverList: @unchecked Sendable {
         }
         // Sets are reading the table: change a copy, publish it, and retire the old one for the last
         // of them to free.
-        var copy = table.copy(capacity: Swift.max(minimumCapacity, table.capacity), compacting: false)
+        var copy = table.copy(capacity: Swift.max(minimumCapacity, table.capacity))
         let result = body(&copy)
         Self.shrinkIfEmpty(&copy)
         retired.append(table)
