@@ -118,7 +118,10 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation(from: change.oldValue, to: newValue, same: same))
     }
 
-    @usableFromInline
+    /// Inlined into the setter's slow path, with the delivery loop and the end of the read: the
+    /// calls they replace were a fifth of a one-observer set (180 → 128 instructions). The fast path
+    /// (`_isObserved`) stays an out-of-line `readonly` call.
+    @inlinable
     func _$snapshot() -> _$Snapshot? {
         // The slot owns the list for as long as the instance lives, and the setter holds the instance:
         // no retain and release of the list around the call.
