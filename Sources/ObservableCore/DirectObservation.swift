@@ -47,31 +47,43 @@ enum Delivery {
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> DirectRoute {
         let (keyPath, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
-        let observation = TypedDirectObservation(options: options, keyPath: keyPath, handler: handler) {
-            entry, object, oldValue, newValue, mutation in
-            // Only this observation's list entry calls this function, with itself.
-            let observation = unsafeDowncast(entry, to: TypedDirectObservation<Root, Value>.self)
-            guard observation.isActive else { return }
-            // The list belongs to the observed instance and its setter passes that instance.
-            let root = unsafeDowncast(object, to: Root.self)
-            let old = oldValue.assumingMemoryBound(to: Value.self)
-            let options = observation.options
-            if let newValue {
-                let new = newValue.assumingMemoryBound(to: Value.self)
-                if let mutation {
-                    observation.handler(root, options.change(
-                        old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath, mutation: mutation))
-                } else {
-                    // A constant `nil` mutation: the change is built without retaining and releasing it.
-                    observation.handler(root, options.change(
-                        old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath))
-                }
-            } else {
-                observation.handler(root, options.change(
-                    old: old.pointee, new: nil, isPrior: true, keyPath: observation.keyPath))
-            }
-        }
+        // The default options get a function of their own, with the option tests folded away.
+        let notify: EntryNotification = options == [.old, .new]
+            ? { notifyDirect(Root.self, Value.self, $0, $1, $2, $3, $4, options: [.old, .new]) }
+            : { notifyDirect(Root.self, Value.self, $0, $1, $2, $3, $4, options: nil) }
+        let observation = TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
         return DirectRoute(observation: observation, slotOffset: slotOffset)
+    }
+
+    /// The body of a direct observation's notify function: `entry` is the observation, `object` the
+    /// observed instance, the values are of type `Value`. `options` is a constant where the caller
+    /// knows them (the tests on it then fold away), else `nil`: the observation's own.
+    @inlinable @inline(__always)
+    static func notifyDirect<Root: AnyObject, Value>(
+        _: Root.Type, _: Value.Type, _ entry: ListEntry, _ object: AnyObject, _ oldValue: UnsafeRawPointer,
+        _ newValue: UnsafeRawPointer?, _ mutation: CollectionMutation?, options: ObservationOptions?
+    ) {
+        // Only this observation's list entry calls this function, with itself.
+        let observation = unsafeDowncast(entry, to: TypedDirectObservation<Root, Value>.self)
+        guard observation.isActive else { return }
+        // The list belongs to the observed instance and its setter passes that instance.
+        let root = unsafeDowncast(object, to: Root.self)
+        let old = oldValue.assumingMemoryBound(to: Value.self)
+        let options = options ?? observation.options
+        if let newValue {
+            let new = newValue.assumingMemoryBound(to: Value.self)
+            if let mutation {
+                observation.handler(root, options.change(
+                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath, mutation: mutation))
+            } else {
+                // A constant `nil` mutation: the change is built without retaining and releasing it.
+                observation.handler(root, options.change(
+                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath))
+            }
+        } else {
+            observation.handler(root, options.change(
+                old: old.pointee, new: nil, isPrior: true, keyPath: observation.keyPath))
+        }
     }
 }
 
