@@ -17,8 +17,13 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     // info does); the token only refers to it. So when the observed object is deallocated the
     // observation and everything its handler captured are freed, even while the token lives on:
     // a handler that captures the token's owner does not keep it alive past the observed object.
-    // Written only in `init` (hence `@unchecked Sendable`; `weak let` needs Swift 6.2).
+    // Written only in `init`. `weak let` (Swift 6.2) initialises the reference once; a `weak var` is
+    // first set to `nil` and then assigned.
+    #if compiler(>=6.2)
+    private weak let observation: (any ObservationCore)?
+    #else
     private weak var observation: (any ObservationCore)?
+    #endif
 
     @usableFromInline
     init(_ observation: any ObservationCore) {
