@@ -365,7 +365,8 @@ final class ObserverList: @unchecked Sendable {
                 (table.slots + table.count).initialize(to: Unmanaged.passRetained(entry))
                 table.count += 1
                 if entry.wantsWillChange { table.willChangeCount += 1 }
-                liveCount.wrappingAdd(1, ordering: .relaxed)
+                // Written under the lock only: no read-modify-write needed.
+                liveCount.store(liveCount.load(ordering: .relaxed) + 1, ordering: .relaxed)
                 return true
             }
         }
@@ -384,7 +385,8 @@ final class ObserverList: @unchecked Sendable {
                 let removed = table.slots[index]
                 table.slots[index] = nil
                 entry.index = -1
-                let live = liveCount.wrappingSubtract(1, ordering: .relaxed).newValue
+                let live = liveCount.load(ordering: .relaxed) - 1
+                liveCount.store(live, ordering: .relaxed)
                 if entry.wantsWillChange { table.willChangeCount -= 1 }
                 if index == table.count - 1 {
                     // Cancelling the newest observation (the observe/cancel pattern) leaves no hole.
