@@ -63,11 +63,14 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     private let active = Atomic<Bool>(true)
 
     private let lock = Lock()
-    /// Guarded by `lock`: one link per dependency, in the order the path read them.
-    private var links: [any DependencyLink] = []
-    /// Guarded by `lock`: old values taken before the store, consumed after it (a stack, because a
-    /// callback may set a dependency again before the outer change completes).
-    private var pendingOldValues: [Value] = []
+    // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
+    /// One link per dependency, in the order the path read them.
+    @exclusivity(unchecked) private var links: [any DependencyLink] = []
+    /// Old values taken before the store, consumed after it (a stack, because a callback may set a
+    /// dependency again before the outer change completes). Each is boxed by hand in memory laid out
+    /// for `Value`: this code is not specialised, and an `[Value]` cost about 2,000 instructions of
+    /// metadata and witness-table lookups per change; a box is one allocation.
+    @exclusivity(unchecked) private var pendingOldValues: [UnsafeMutableRawPointer] = []
 
     init(root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
          onObservedDeallocated: DeallocationHook?,
@@ -111,28 +114,54 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     @discardableResult
     private func end() -> Bool {
         guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-        let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [Value]) in
+        let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [UnsafeMutableRawPointer]) in
             var taken: [any DependencyLink] = []
-            var values: [Value] = []
+            var values: [UnsafeMutableRawPointer] = []
             swap(&taken, &links)
             swap(&values, &pendingOldValues)
             for link in taken { link.detach() }
             return (taken, values)
         }
         // Released after the lock: the last references to links, old values and what they hold.
-        withExtendedLifetime((detached, oldValues)) {}
+        for box in oldValues { Self.destroy(box) }
+        withExtendedLifetime(detached) {}
         return true
+    }
+
+    deinit {
+        for box in pendingOldValues { Self.destroy(box) }
+    }
+
+    private static func box(_ value: Value) -> UnsafeMutableRawPointer {
+        let box = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        box.initialize(to: value)
+        return UnsafeMutableRawPointer(box)
+    }
+
+    private static func unbox(_ box: UnsafeMutableRawPointer) -> Value {
+        defer { box.deallocate() }
+        return box.assumingMemoryBound(to: Value.self).move()
+    }
+
+    private static func destroy(_ box: UnsafeMutableRawPointer) {
+        box.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        box.deallocate()
     }
 
     func dependencyWillChange() {
         guard isActive, let root else { return }
         let oldValue = Tracking.untracked { evaluate(root) }
         if options.contains(.old) {
-            lock.withLock { pendingOldValues.append(oldValue) }
+            let box = Self.box(oldValue)
+            lock.withLock { pendingOldValues.append(box) }
         }
-        if options.contains(.prior) {
-            deliver(root, options.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
-        }
+        if options.contains(.prior) { deliverPrior(root, oldValue) }
+    }
+
+    /// Out of line, so that the type metadata it needs is looked up only for `.prior`.
+    @inline(never)
+    private func deliverPrior(_ root: Root, _ oldValue: Value) {
+        deliver(root, options.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
     }
 
     func dependencyDidChange() {
@@ -143,12 +172,18 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
             return
         }
         let (newValue, accesses) = Tracking.evaluate { evaluate(root) }
-        let (oldValue, stale) = lock.withLock { () -> (Value?, [any DependencyLink]) in
-            let oldValue = options.contains(.old) ? pendingOldValues.popLast() : nil
-            return (oldValue, isActive ? relink(to: accesses) : [])
+        let (oldBox, stale) = lock.withLock { () -> (UnsafeMutableRawPointer?, [any DependencyLink]) in
+            let oldBox = options.contains(.old) ? pendingOldValues.popLast() : nil
+            return (oldBox, isActive ? relink(to: accesses) : [])
         }
         withExtendedLifetime(stale) {}
-        deliver(root, options.change(old: oldValue, new: newValue, isPrior: false, keyPath: keyPath))
+        // Built directly rather than through `options.change` and `Optional.map`: in this
+        // unspecialised code their closures cost more than the rest of the delivery.
+        var oldValue: Value?
+        if let oldBox { oldValue = Self.unbox(oldBox) }
+        deliver(root, ObservedChange(
+            kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
+            keyPath: keyPath, mutation: nil))
     }
 
     func dependencyEnded(_ link: any DependencyLink) {
