@@ -69,7 +69,7 @@ extension KeyValueObservable {
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Self, ObservedChange<Value>) -> Void
     ) -> ObservationToken {
-        // Inlinable so that the delivery thunk is specialised here, for the concrete Self and Value.
+        // Inlinable so that the notify function is specialised here, for the concrete Self and Value.
         let observation = Registration.observe(
             self, keyPath, options: options, onObservedDeallocated: nil, handler: handler,
             direct: Delivery.direct(root: self, keyPath: keyPath, options: options, handler: handler))
@@ -80,8 +80,8 @@ extension KeyValueObservable {
 @usableFromInline
 enum Registration {
     /// Resolves `keyPath` and registers the cheapest observation that is exact for it; delivers
-    /// `.initial` after registering, as Cocoa does. `direct` carries the specialised thunk a direct
-    /// observation uses (built by the `@inlinable` caller) and, once known, the slot of the property.
+    /// `.initial` after registering, as Cocoa does. `direct` carries the direct observation, built with
+    /// its specialised notify function by the `@inlinable` caller, and, once known, the property's slot.
     ///
     /// The first registration of a key path on a class evaluates it with tracking; when that shows it
     /// is exactly one `@Observed` property of the root, the slot's position is remembered, and later

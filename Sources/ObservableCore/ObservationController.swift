@@ -91,7 +91,7 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
     ) {
-        // Inlinable so that the gate and the delivery thunk are specialised for Object and Value.
+        // Inlinable so that the gate and the notify function are specialised for Object and Value.
         register(object, keyPath) { registration, observerReference, onDeallocated in
             let gated: (Object, ObservedChange<Value>) -> Void = { object, change in
                 guard registration.isActive, let observer = observerReference.value else { return }

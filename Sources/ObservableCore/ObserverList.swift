@@ -27,7 +27,7 @@ typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRaw
 /// generic metadata at run time.
 @usableFromInline
 class ListEntry: @unchecked Sendable {
-    /// Position in the owning list's `entries`; guarded by that list's lock.
+    /// Position in the owning list's table; guarded by that list's lock.
     final var index = -1
     /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
     @usableFromInline
