@@ -97,7 +97,9 @@ enum ManualChanges {
         let pending: PendingManualChange
         if let list = accesses.directList(of: root, keyPath) {
             let entries = list.retainedEntries()
-            if let entries, entries.notifiesWillChange { entries.deliverWillChange(root, oldValue: value) }
+            if let entries, entries.notifiesWillChange {
+                entries.withRun { $0.deliverWillChange(root, oldValue: value) }
+            }
             pending = PendingManualChange(
                 object: root, keyPath: keyPath, direct: entries.map { ($0, value as Any) }, dependents: [])
         } else {
@@ -117,7 +119,8 @@ enum ManualChanges {
             return
         }
         if let (entries, oldValue) = pending.direct {
-            entries.deliverDidChange(root, oldValue: oldValue as! Value, newValue: Tracking.value(root, keyPath))
+            let newValue = Tracking.value(root, keyPath)
+            entries.withRun { $0.deliverDidChange(root, oldValue: oldValue as! Value, newValue: newValue, nil) }
         }
         for dependent in pending.dependents { dependent.dependencyDidChange() }
     }

@@ -58,6 +58,7 @@ struct EntryRun {
         self.count = count
     }
 
+    @usableFromInline
     func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
         for index in 0 ..< count {
             slots[index]?._withUnsafeGuaranteedRef { entry in
@@ -74,6 +75,22 @@ struct EntryRun {
                           _ mutation: CollectionMutation?) {
         for index in 0 ..< count {
             slots[index]?._withUnsafeGuaranteedRef { entry in entry.notify(entry, object, oldValue, newValue, mutation) }
+        }
+    }
+
+    /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
+    @inlinable
+    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
+        withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
+    }
+
+    /// `deliverDidChange` for values of the property's type. Specialised in the caller's module.
+    @inlinable
+    func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?) {
+        withUnsafePointer(to: oldValue) { oldValue in
+            withUnsafePointer(to: newValue) { newValue in
+                deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), mutation)
+            }
         }
     }
 }
@@ -98,34 +115,18 @@ public struct _$Snapshot {
         self.notifiesWillChange = notifiesWillChange
     }
 
-    @usableFromInline
-    func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
-        run.deliverWillChange(object, oldValue)
+    /// Delivers `.prior` to the entries that asked for it. Specialised in the caller's module.
+    @inlinable
+    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
+        run.deliverWillChange(object, oldValue: oldValue)
     }
 
     /// Delivers the change after the store, then ends the snapshot: call it exactly once.
-    @inlinable
-    func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
-                          _ mutation: CollectionMutation?) {
-        run.deliverDidChange(object, oldValue, newValue, mutation)
-        list._withUnsafeGuaranteedRef { $0.endRead() }
-    }
-
-    /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
-    @inlinable
-    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
-        withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
-    }
-
-    /// `deliverDidChange` for values of the property's type, then the end of the snapshot.
     /// Specialised in the caller's module.
     @inlinable
     func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?) {
-        withUnsafePointer(to: oldValue) { oldValue in
-            withUnsafePointer(to: newValue) { newValue in
-                deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), mutation)
-            }
-        }
+        run.deliverDidChange(object, oldValue: oldValue, newValue: newValue, mutation)
+        list._withUnsafeGuaranteedRef { $0.endRead() }
     }
 }
 
@@ -160,7 +161,6 @@ struct EntryTable {
     @inlinable static var slotsOffset: Int { MemoryLayout<Header>.stride }
 
     @inlinable init(raw: UnsafeMutableRawPointer) { self.raw = raw }
-    var pointer: UnsafeMutableRawPointer { raw }
 
     static func allocate(capacity: Int) -> EntryTable {
         let raw = UnsafeMutableRawPointer.allocate(
@@ -238,7 +238,7 @@ final class ObserverList: @unchecked Sendable {
 
     init() {
         table = EntryTable.allocate(capacity: 4)
-        published = Atomic(table.pointer)
+        published = Atomic(table.raw)
     }
 
     deinit {
@@ -328,7 +328,7 @@ final class ObserverList: @unchecked Sendable {
                 }
                 let result = body(&table)
                 Self.shrinkIfEmpty(&table)
-                published.store(table.pointer, ordering: .relaxed)
+                published.store(table.raw, ordering: .relaxed)
                 self.state.bitwiseAnd(~Self.writing, ordering: .releasing)
                 return (result, freed)
             }
@@ -341,7 +341,7 @@ final class ObserverList: @unchecked Sendable {
         Self.shrinkIfEmpty(&copy)
         retired.append(table)
         table = copy
-        published.store(table.pointer, ordering: .releasing)
+        published.store(table.raw, ordering: .releasing)
         let before = self.state.bitwiseOr(Self.hasRetired, ordering: .acquiringAndReleasing).oldValue
         // Every reader left before the flag was set, so none will free them: this change does.
         let freed = before & Self.readerMask == 0 ? takeRetired() : []
@@ -481,23 +481,10 @@ final class RetainedEntries {
         entries.contains { $0?.takeUnretainedValue().wantsWillChange == true }
     }
 
+    /// Calls `body` with the entries as a run (never empty: see `ObserverList.retainedEntries`).
     func withRun<Result>(_ body: (EntryRun) -> Result) -> Result {
         entries.withUnsafeBufferPointer { buffer in
             body(EntryRun(slots: buffer.baseAddress!, count: buffer.count))
-        }
-    }
-
-    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
-        withUnsafePointer(to: oldValue) { oldValue in
-            withRun { $0.deliverWillChange(object, UnsafeRawPointer(oldValue)) }
-        }
-    }
-
-    func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value) {
-        withUnsafePointer(to: oldValue) { oldValue in
-            withUnsafePointer(to: newValue) { newValue in
-                withRun { $0.deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), nil) }
-            }
         }
     }
 }
