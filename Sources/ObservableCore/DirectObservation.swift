@@ -51,7 +51,11 @@ enum Delivery {
         let notify: EntryNotification = options == [.old, .new]
             ? { notifyDirect(Root.self, Value.self, $0, $1, $2, $3, $4, options: [.old, .new]) }
             : { notifyDirect(Root.self, Value.self, $0, $1, $2, $3, $4, options: nil) }
-        let observation = TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
+        // With the default options, an observation of its own class: a set recognises it by that
+        // and calls its handler with the change it built once (see `EntryRun.deliverDidChange`).
+        let observation = options == [.old, .new]
+            ? DefaultOptionsObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
+            : TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
         return DirectRoute(observation: observation, slotOffset: slotOffset)
     }
 
@@ -139,8 +143,8 @@ class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
 /// A direct observation with its handler, typed. Created (and its `notify` function specialised)
 /// where `observe` is called.
 @usableFromInline
-final class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchecked Sendable {
-    @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
+class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchecked Sendable {
+    @usableFromInline final let handler: (Root, ObservedChange<Value>) -> Void
 
     @inlinable
     init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
@@ -149,3 +153,11 @@ final class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @
         super.init(options: options, keyPath: keyPath, notify: notify)
     }
 }
+
+/// A direct observation with the default options (`[.old, .new]`).
+///
+/// A set whose object is statically a `Root` recognises it by its class (so no type is assumed) and
+/// calls its handler itself, with the change it built once for all such observations (see
+/// `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for any observation.
+@usableFromInline
+final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {}

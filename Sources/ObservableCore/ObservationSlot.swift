@@ -70,7 +70,7 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
 
     /// After the store: delivers the notification to the observers snapshotted by `_$willSet`.
     @inlinable
-    public func _$didSet<Value>(_ object: AnyObject, _ change: _$PendingChange<Value>?, _ newValue: Value) {
+    public func _$didSet<Object: AnyObject, Value>(_ object: Object, _ change: _$PendingChange<Value>?, _ newValue: Value) {
         guard let change else { return }
         change.snapshot.deliverDidChange(object, oldValue: change.oldValue, newValue: newValue, nil)
     }
@@ -78,39 +78,39 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     /// After an in-place mutation (`_modify`): for most values the same as `_$didSet`. The overloads
     /// below, chosen at compile time for collections, also say what the mutation did.
     @inlinable
-    public func _$didMutate<Value>(_ object: AnyObject, _ change: _$PendingChange<Value>?, _ newValue: Value) {
+    public func _$didMutate<Object: AnyObject, Value>(_ object: Object, _ change: _$PendingChange<Value>?, _ newValue: Value) {
         _$didSet(object, change, newValue)
     }
 
     /// After an in-place mutation of a collection of `Equatable` elements: an insertion, removal or
     /// replacement with its indexes, found by comparing the old and new values (only when observed).
     @inlinable
-    public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
-        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
+    public func _$didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: Equatable {
         _didMutate(object, change, newValue, same: ==)
     }
 
     /// After an in-place mutation of a collection of class references, compared by identity.
     @inlinable
-    public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
-        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
+    public func _$didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject {
         _didMutate(object, change, newValue, same: ===)
     }
 
     /// Both of the above apply to `Equatable` classes: their `==` decides.
     @inlinable
-    public func _$didMutate<C: RandomAccessCollection & RangeReplaceableCollection>(
-        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C
+    public func _$didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject, C.Element: Equatable {
         _didMutate(object, change, newValue, same: ==)
     }
 
     /// The collection overloads' common body: compares old and new with `same`, only when observed.
     @inlinable
-    func _didMutate<C: RandomAccessCollection>(
-        _ object: AnyObject, _ change: _$PendingChange<C>?, _ newValue: C, same: (C.Element, C.Element) -> Bool
+    func _didMutate<Object: AnyObject, C: RandomAccessCollection>(
+        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C, same: (C.Element, C.Element) -> Bool
     ) {
         guard let change else { return }
         change.snapshot.deliverDidChange(

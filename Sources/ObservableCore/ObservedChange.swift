@@ -16,13 +16,17 @@ public struct ObservedChange<Value> {
     /// The kind of a change, as Cocoa's `NSKeyValueChange`; the same type for every `Value`.
     public typealias Kind = ObservedChangeKind
 
+    // The stored fields are in this order so that the one-byte ones fill the padding after the
+    // optionals' tags: a change of an `Int` is 48 bytes, built with six stores (a set builds one for
+    // every observer it calls).
+
+    /// The value before the change, when ``ObservationOptions/old`` was requested.
+    public let oldValue: Value?
     /// The kind of change: ``Kind/setting`` for an assignment; for an `@Observed` array (any
     /// random-access, range-replaceable collection of `Equatable` elements or of class references)
     /// mutated in place, ``Kind/insertion``, ``Kind/removal`` or ``Kind/replacement``, with
     /// ``indexes``.
     public let kind: Kind
-    /// The value before the change, when ``ObservationOptions/old`` was requested.
-    public let oldValue: Value?
     /// The value after the change, when ``ObservationOptions/new`` was requested.
     public let newValue: Value?
     /// `true` for the notification sent before the store (``ObservationOptions/prior``).
@@ -41,8 +45,10 @@ public struct ObservedChange<Value> {
     /// generic value witnesses and metadata lookups: 27 ns became 160 ns with one observer).
     @usableFromInline let mutation: CollectionMutation?
 
-    /// Interned, so a change carries it without reference counting (see `InternedKeyPath`).
-    @usableFromInline let _keyPath: InternedKeyPath
+    /// Interned, so a change carries it without reference counting (see `InternedKeyPath`). A `var`
+    /// so that a set can deliver one change to several observations, each with its key path (see
+    /// `EntryRun.deliverDidChange`).
+    @usableFromInline var _keyPath: InternedKeyPath
 
     /// Creates a change; the library creates these, tests may too.
     @inlinable

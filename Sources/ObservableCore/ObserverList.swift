@@ -67,29 +67,64 @@ struct EntryRun {
         }
     }
 
-    /// Calls each entry without retaining it (retaining each entry cost more than the rest of a
-    /// notification: entries are weakly referenced by their tokens, which sends their retains and
-    /// releases down the runtime's slow side-table path). Inlined in the setter: one call fewer.
-    @inlinable
-    func deliverDidChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer, _ newValue: UnsafeRawPointer,
-                          _ mutation: CollectionMutation?) {
-        for index in 0 ..< count {
-            slots[index]?._withUnsafeGuaranteedRef { entry in entry.notify(entry, object, oldValue, newValue, mutation) }
-        }
-    }
-
     /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
     @inlinable
     func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
         withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
     }
 
-    /// `deliverDidChange` for values of the property's type. Specialised in the caller's module.
+    /// Delivers the change after the store. Specialised in the caller's module and inlined in the
+    /// setter. Calls each entry without retaining it (retaining each entry cost more than the rest
+    /// of a notification: entries are weakly referenced by their tokens, which sends their retains
+    /// and releases down the runtime's slow side-table path).
+    ///
+    /// Direct observations made through `Object` itself with the default options
+    /// (`DefaultOptionsObservation<Object, Value>`, recognised by their class) all receive the same
+    /// change: it is built once, at the first of them, and their handlers are called from here with
+    /// it, so a set makes one indirect call per such observer instead of two and builds one change
+    /// instead of one each. Its key path is set to each observation's own before the call (they are
+    /// all the one interned `\Object.property` in practice, but the change never depends on that).
+    /// A local, so the handlers borrow it where it is: a change reached through a pointer is
+    /// copied for every call. Every other entry (path links, other options, observations made
+    /// through a subclass type) gets its `notify` call, in registration order with the others.
     @inlinable
-    func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?) {
-        withUnsafePointer(to: oldValue) { oldValue in
-            withUnsafePointer(to: newValue) { newValue in
-                deliverDidChange(object, UnsafeRawPointer(oldValue), UnsafeRawPointer(newValue), mutation)
+    func deliverDidChange<Object: AnyObject, Value>(
+        _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
+    ) {
+        withUnsafePointer(to: oldValue) { old in
+            withUnsafePointer(to: newValue) { new in
+                let old = UnsafeRawPointer(old), new = UnsafeRawPointer(new)
+                let sharing: AnyClass = DefaultOptionsObservation<Object, Value>.self
+                var index = 0
+                // Up to the first entry that shares the change.
+                while index < count {
+                    if let entry = slots[index] {
+                        if entry._withUnsafeGuaranteedRef({ type(of: $0) == sharing }) { break }
+                        entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation) }
+                    }
+                    index += 1
+                }
+                guard index < count else { return }
+                var change = slots[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { entry in
+                    ObservedChange(
+                        kind: mutation?.kind ?? .setting, oldValue: oldValue, newValue: newValue, isPrior: false,
+                        keyPath: unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self).keyPath,
+                        mutation: mutation)
+                }
+                while index < count {
+                    slots[index]?._withUnsafeGuaranteedRef { entry in
+                        if type(of: entry) == sharing {
+                            // Its class says it: the handler takes an `Object` and a change of `Value`.
+                            let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
+                            guard observation.isActive else { return }
+                            change._keyPath = observation.keyPath
+                            observation.handler(object, change)
+                        } else {
+                            entry.notify(entry, object, old, new, mutation)
+                        }
+                    }
+                    index += 1
+                }
             }
         }
     }
@@ -124,7 +159,9 @@ public struct _$Snapshot {
     /// Delivers the change after the store, then ends the snapshot: call it exactly once.
     /// Specialised in the caller's module.
     @inlinable
-    func deliverDidChange<Value>(_ object: AnyObject, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?) {
+    func deliverDidChange<Object: AnyObject, Value>(
+        _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
+    ) {
         run.deliverDidChange(object, oldValue: oldValue, newValue: newValue, mutation)
         list._withUnsafeGuaranteedRef { $0.endRead() }
     }
