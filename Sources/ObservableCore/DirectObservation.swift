@@ -54,7 +54,7 @@ enum Delivery {
         // With the default options, an observation of its own class: a set recognises it by that
         // and calls its handler with the change it built once (see `EntryRun.deliverDidChange`).
         let observation = options == [.old, .new]
-            ? DefaultOptionsObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
+            ? DefaultOptionsObservation(keyPath: keyPath, handler: handler, notify: notify)
             : TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
         return DirectRoute(observation: observation, slotOffset: slotOffset)
     }
@@ -99,8 +99,8 @@ enum Delivery {
 /// handler lives in the subclass that function knows.
 @usableFromInline
 class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
-    // Small fields first: they fill the padding after the superclass's.
-    @usableFromInline let active = Atomic<Bool>(true)
+    // Small fields first: they fill the padding after the superclass's. Whether the observation is
+    // active is the superclass's `state` (non-zero while active).
     @usableFromInline let options: ObservationOptions
     @usableFromInline let keyPath: InternedKeyPath
     // Written once by `register`, before the list publishes the observation (under the list's lock);
@@ -110,31 +110,32 @@ class DirectObservation: ListEntry, ObservationCore, @unchecked Sendable {
 
     /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
     @usableFromInline
-    init(options: ObservationOptions, keyPath: InternedKeyPath, notify: @escaping EntryNotification) {
+    init(options: ObservationOptions, keyPath: InternedKeyPath, directClass: AnyClass? = nil,
+         notify: @escaping EntryNotification) {
         self.options = options
         self.keyPath = keyPath
-        super.init(wantsWillChange: options.contains(.prior), notify: notify)
+        super.init(wantsWillChange: options.contains(.prior), directClass: directClass, notify: notify)
     }
 
     /// Adds the observation to `list`; it is ended at once if the object is being deallocated.
     func register(in list: ObserverList, onObservedDeallocated: DeallocationHook?) {
         self.list = list
         self.onObservedDeallocated = onObservedDeallocated
-        if !list.add(self) { active.store(false, ordering: .releasing) }
+        if !list.add(self) { state.store(0, ordering: .releasing) }
     }
 
     @inlinable
-    var isActive: Bool { active.load(ordering: .acquiring) }
+    var isActive: Bool { state.load(ordering: .acquiring) != 0 }
 
     @usableFromInline
     func cancel() {
-        if active.exchange(false, ordering: .acquiringAndReleasing) {
+        if state.exchange(0, ordering: .acquiringAndReleasing) != 0 {
             list?.remove(self)
         }
     }
 
     override func listEnded() {
-        if active.exchange(false, ordering: .acquiringAndReleasing) {
+        if state.exchange(0, ordering: .acquiringAndReleasing) != 0 {
             onObservedDeallocated?()
         }
     }
@@ -148,16 +149,24 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchec
 
     @inlinable
     init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
-         notify: @escaping EntryNotification) {
+         directClass: AnyClass? = nil, notify: @escaping EntryNotification) {
         self.handler = handler
-        super.init(options: options, keyPath: keyPath, notify: notify)
+        super.init(options: options, keyPath: keyPath, directClass: directClass, notify: notify)
     }
 }
 
 /// A direct observation with the default options (`[.old, .new]`).
 ///
-/// A set whose object is statically a `Root` recognises it by its class (so no type is assumed) and
+/// A set whose object is statically a `Root` recognises it by its class, kept in `state` while the
+/// observation is active (so no type is assumed), and
 /// calls its handler itself, with the change it built once for all such observations (see
 /// `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for any observation.
 @usableFromInline
-final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {}
+final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
+    @inlinable
+    init(keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+         notify: @escaping EntryNotification) {
+        super.init(options: [.old, .new], keyPath: keyPath, handler: handler,
+                   directClass: DefaultOptionsObservation<Root, Value>.self, notify: notify)
+    }
+}

@@ -27,18 +27,32 @@ typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRaw
 /// generic metadata at run time.
 @usableFromInline
 class ListEntry: @unchecked Sendable {
-    /// Position in the owning list's table; guarded by that list's lock.
-    final var index = -1
-    /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
-    @usableFromInline
-    final let wantsWillChange: Bool
+    // In this order, and the index 32 bits wide, so that an entry is no larger than before `state`
+    // (a direct observation 96 bytes, a path link 72).
     /// Called for each change the entry hears about, with the entry itself.
     @usableFromInline
     final let notify: EntryNotification
+    /// `0` once the entry has ended (a direct observation cancelled, or its object deallocated);
+    /// while it lasts, the class of a `DefaultOptionsObservation`, whose handler a set calls itself
+    /// when that is the class it looks for (see `EntryRun.deliverDidChange`), or `1` for the others.
+    /// One word, so a set tells "a live observation it may call directly" with one load and compare.
+    @usableFromInline
+    final let state: Atomic<UInt>
+    private final var storedIndex: Int32 = -1
+    /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
+    @usableFromInline
+    final let wantsWillChange: Bool
 
-    init(wantsWillChange: Bool, notify: @escaping EntryNotification) {
-        self.wantsWillChange = wantsWillChange
+    /// Position in the owning list's table (`-1` when in none); guarded by that list's lock.
+    final var index: Int {
+        get { Int(storedIndex) }
+        set { storedIndex = Int32(newValue) }   // a table holds fewer than 2³¹ entries
+    }
+
+    init(wantsWillChange: Bool, directClass: AnyClass? = nil, notify: @escaping EntryNotification) {
         self.notify = notify
+        self.state = Atomic(directClass.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 1)
+        self.wantsWillChange = wantsWillChange
     }
 
     /// The observed instance was deallocated; the list has already dropped this entry.
@@ -79,7 +93,7 @@ struct EntryRun {
     /// and releases down the runtime's slow side-table path).
     ///
     /// Direct observations made through `Object` itself with the default options
-    /// (`DefaultOptionsObservation<Object, Value>`, recognised by their class) all receive the same
+    /// (`DefaultOptionsObservation<Object, Value>`, recognised by the class in their `state`) all receive the same
     /// change: it is built once, at the first of them, and their handlers are called from here with
     /// it, so a set makes one indirect call per such observer instead of two and builds one change
     /// instead of one each. Its key path is set to each observation's own before the call (they are
@@ -94,12 +108,13 @@ struct EntryRun {
         withUnsafePointer(to: oldValue) { old in
             withUnsafePointer(to: newValue) { new in
                 let old = UnsafeRawPointer(old), new = UnsafeRawPointer(new)
-                let sharing: AnyClass = DefaultOptionsObservation<Object, Value>.self
+                // A live `DefaultOptionsObservation<Object, Value>` has its class in `state`.
+                let sharing = UInt(bitPattern: ObjectIdentifier(DefaultOptionsObservation<Object, Value>.self))
                 var index = 0
                 // Up to the first entry that shares the change.
                 while index < count {
                     if let entry = slots[index] {
-                        if entry._withUnsafeGuaranteedRef({ type(of: $0) == sharing }) { break }
+                        if entry._withUnsafeGuaranteedRef({ $0.state.load(ordering: .acquiring) == sharing }) { break }
                         entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation) }
                     }
                     index += 1
@@ -113,10 +128,10 @@ struct EntryRun {
                 }
                 while index < count {
                     slots[index]?._withUnsafeGuaranteedRef { entry in
-                        if type(of: entry) == sharing {
-                            // Its class says it: the handler takes an `Object` and a change of `Value`.
+                        if entry.state.load(ordering: .acquiring) == sharing {
+                            // Live, and its class says that the handler takes an `Object` and a change of
+                            // `Value`. (Ended ones go to `notify`, which does nothing for them.)
                             let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
-                            guard observation.isActive else { return }
                             change._keyPath = observation.keyPath
                             observation.handler(object, change)
                         } else {
