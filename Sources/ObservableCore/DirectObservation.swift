@@ -24,11 +24,15 @@ struct DirectRoute {
     /// Byte offset of the `@Observed` slot in instances of the root's class, when this key path is
     /// known to be exactly that property there; `nil` until a tracking evaluation has shown it.
     @usableFromInline let slotOffset: Int?
+    /// Should the key path turn out to be a path instead, its `PathObservation.deliverLeaf`,
+    /// specialised by the same caller.
+    @usableFromInline let leafDelivery: LeafDelivery
 
     @inlinable
-    init(observation: DirectObservation, slotOffset: Int?) {
+    init(observation: DirectObservation, slotOffset: Int?, leafDelivery: @escaping LeafDelivery) {
         self.observation = observation
         self.slotOffset = slotOffset
+        self.leafDelivery = leafDelivery
     }
 
     var keyPath: InternedKeyPath { observation.keyPath }
@@ -56,7 +60,9 @@ enum Delivery {
         let observation = options == [.old, .new]
             ? DefaultOptionsObservation(keyPath: keyPath, handler: handler, notify: notify)
             : TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
-        return DirectRoute(observation: observation, slotOffset: slotOffset)
+        return DirectRoute(observation: observation, slotOffset: slotOffset, leafDelivery: { observation, old, new, wrap in
+            unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(old, new, wrap)
+        })
     }
 
     /// The body of a direct observation's notify function: `entry` is the observation, `object` the

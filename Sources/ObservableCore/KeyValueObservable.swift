@@ -115,7 +115,7 @@ enum Registration {
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(keyPath) }
         return observePath(
             root, keyPath: direct.keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
-            onObservedDeallocated: onObservedDeallocated, handler: handler)
+            onObservedDeallocated: onObservedDeallocated, leafDelivery: direct.leafDelivery, handler: handler)
     }
 
     /// Delivers `.initial`. Out of line: the `ObservedChange<Value>` type metadata it needs (this code is
@@ -142,11 +142,12 @@ enum Registration {
     static func observePath<Root: AnyObject, Value>(
         _ root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value,
         evaluated: (value: Value, accesses: [TrackedAccess]), options: ObservationOptions,
-        onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void
+        onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery? = nil,
+        handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> PathObservation<Root, Value> {
         let observation = PathObservation(
             root: root, keyPath: keyPath, evaluate: evaluate, options: options,
-            onObservedDeallocated: onObservedDeallocated, handler: handler)
+            onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
         observation.register(evaluated.accesses)
         if options.contains(.initial) { observation.deliverInitial(root, evaluated.value) }
         return observation

@@ -46,17 +46,26 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     /// its object around the check. That holds: this retains the object and the key path into the
     /// frame, may create the property's list, and releases only a list it just created and lost a
     /// race to install.
+    ///
+    /// `chained` is the same property reached through an optional chain (`\Class?.?.name`): with
+    /// it, and the wrapping function (a constant specialised here, for the property's type), a path
+    /// proven to end in this property delivers the setter's values (see `PathProof`).
     @inlinable @inline(__always)
-    public func _$track<Object: AnyObject, Value>(_ object: Object, _ keyPath: () -> KeyPath<Object, Value>) {
+    public func _$track<Object: AnyObject, Value>(
+        _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
+    ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
-        _$track(erased: object) { keyPath() }
+        _$track(erased: object, { keyPath() }, chained: { chained() }, wrap: { value, optional in
+            optional.initializeMemory(as: Value?.self, to: .some(value.assumingMemoryBound(to: Value.self).pointee))
+        })
     }
 
     @usableFromInline
     @_effects(releasenone)
-    func _$track(erased object: AnyObject, _ keyPath: () -> AnyKeyPath) {
+    func _$track(erased object: AnyObject, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
+                 wrap: @escaping LeafWrap) {
         guard let frame = TrackingFrame.current else { return }
-        frame.record(object, observers(), keyPath())
+        frame.record(object, observers(), keyPath(), property: TrackedProperty(chained: chained(), wrap: wrap))
     }
 
     /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it.

@@ -511,8 +511,8 @@ final class ObserverList: @unchecked Sendable {
     }
 
     /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.
-    func attach(_ dependent: any PathDependent) -> (any DependencyLink)? {
-        let link = PathLink(list: self, dependent: dependent)
+    func attach(_ dependent: any PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
+        let link = PathLink(list: self, dependent: dependent, leaf: leaf)
         return add(link) ? link : nil
     }
 }

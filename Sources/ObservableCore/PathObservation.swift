@@ -7,6 +7,9 @@ protocol PathDependent: AnyObject, Sendable {
     var wantsWillChange: Bool { get }
     func dependencyWillChange()
     func dependencyDidChange()
+    /// Delivers a change of the last property of a path proven to be pure navigation (see
+    /// `PathProof`), called with this dependent; `nil` where there is none.
+    var leafDelivery: LeafDelivery? { get }
     func dependencyEnded(_ link: any DependencyLink)
     /// Whether this observes `keyPath` on `root` (for manual notification of a computed property).
     func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool
@@ -16,22 +19,44 @@ protocol PathDependent: AnyObject, Sendable {
 protocol DependencyLink: AnyObject, Sendable {
     /// Identity of the list the link sits in (one per instance and property).
     var listID: ObjectIdentifier { get }
+    /// Whether the link delivers its property's values as the path's (see `PathLink`).
+    var deliversLeaf: Bool { get }
     /// Removes the link from its list; idempotent.
     func detach()
 }
 
-/// A list entry that forwards a property's changes to a path observation (values unused: the path
-/// is evaluated again, which gives its own old and new values).
+/// A list entry that forwards a property's changes to a path observation. Usually the values are
+/// unused: the path is evaluated again, which gives its own old and new values. The link of the last
+/// property of a path proven to be pure navigation (`leaf` given, see `PathProof`) forwards the
+/// setter's values instead, and needs no notification before the store.
 final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     private let list: ObserverList
     let dependent: any PathDependent
+    /// The dependent's `leafDelivery` when this link delivers leaf changes.
+    private let leafDelivery: LeafDelivery?
+    private let wrap: LeafWrap?
+    /// `dependent`, which this link holds, unretained: passing the existential retained and released
+    /// the observation on every change, and its token's weak reference sends those down the slow path.
+    private let target: Unmanaged<AnyObject>
+    var deliversLeaf: Bool { leafDelivery != nil }
 
-    init(list: ObserverList, dependent: any PathDependent) {
+    init(list: ObserverList, dependent: any PathDependent, leaf: LeafConversion?) {
         self.list = list
         self.dependent = dependent
-        super.init(wantsWillChange: dependent.wantsWillChange) { entry, _, _, newValue, _ in
+        self.leafDelivery = leaf == nil ? nil : dependent.leafDelivery
+        self.wrap = leaf?.wrap
+        self.target = Unmanaged.passUnretained(dependent)
+        super.init(wantsWillChange: leaf == nil && dependent.wantsWillChange) { entry, _, oldValue, newValue, _ in
             let link = unsafeDowncast(entry, to: PathLink.self)
-            if newValue == nil { link.dependent.dependencyWillChange() } else { link.dependent.dependencyDidChange() }
+            if let newValue {
+                if let deliver = link.leafDelivery {
+                    link.target._withUnsafeGuaranteedRef { deliver($0, oldValue, newValue, link.wrap) }
+                } else {
+                    link.dependent.dependencyDidChange()
+                }
+            } else {
+                link.dependent.dependencyWillChange()
+            }
         }
     }
 
@@ -49,18 +74,33 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
 /// change of any of them the path is evaluated again with tracking, which gives the new value and
 /// the new dependencies; links move only if the dependencies differ (an intermediate object was
 /// replaced), so the old intermediate stops notifying and the new one starts.
+///
+/// A change of the last property of a path proven to be pure navigation (see `PathProof`) is
+/// delivered from the setter's own values, without evaluation, by `deliverLeaf`, which is specialised
+/// where `observe` is called (this class's own code is not).
+@usableFromInline
 final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationCore, @unchecked Sendable {
-    /// Held weakly: observing never keeps the observed object alive. Written only in `init`.
-    private weak var root: Root?
+    /// Held weakly: observing never keeps the observed object alive. Written only in `init`; a
+    /// `weak let` where the compiler has them (Swift 6.2), else without run-time exclusivity checks
+    /// (each read from the specialised `deliverLeaf` cost one).
+    #if compiler(>=6.2)
+    @usableFromInline weak let root: Root?
+    #else
+    @usableFromInline @exclusivity(unchecked) weak var root: Root?
+    #endif
     /// What the changes carry and `observes` compares; the value is read by `evaluate`.
-    private let keyPath: InternedKeyPath
+    @usableFromInline let keyPath: InternedKeyPath
     /// Reads the path's value (`root[keyPath: keyPath]`, or a string path's resolution); run with
     /// tracking, every `@Observed` property it reads is a dependency.
     private let evaluate: (Root) -> Value
-    private let options: ObservationOptions
-    private let handler: (Root, ObservedChange<Value>) -> Void
+    @usableFromInline let options: ObservationOptions
+    @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
     private let onObservedDeallocated: DeallocationHook?
-    private let active = Atomic<Bool>(true)
+    @usableFromInline let active = Atomic<Bool>(true)
+    /// `deliverLeaf`, specialised by the `@inlinable` caller of `observe`; `nil` where the path is
+    /// not `root[keyPath: keyPath]` (string key paths) or the caller built none. Without it, or with
+    /// `.prior` asked for, leaf changes are evaluated like any other.
+    let leafDelivery: LeafDelivery?
 
     private let lock = Lock()
     // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
@@ -73,13 +113,14 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     @exclusivity(unchecked) private var pendingOldValues: [UnsafeMutableRawPointer] = []
 
     init(root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
-         onObservedDeallocated: DeallocationHook?,
+         onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery?,
          handler: @escaping (Root, ObservedChange<Value>) -> Void) {
         self.root = root
         self.keyPath = keyPath
         self.evaluate = evaluate
         self.options = options
         self.onObservedDeallocated = onObservedDeallocated
+        self.leafDelivery = options.contains(.prior) ? nil : leafDelivery
         self.handler = handler
     }
 
@@ -89,18 +130,55 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         self.root === root && self.keyPath.object == keyPath
     }
 
+    @inlinable
     var isActive: Bool { active.load(ordering: .acquiring) }
 
     /// Links the observation into the lists found by the first evaluation.
     func register(_ accesses: [TrackedAccess]) {
-        let stale = lock.withLock { relink(to: accesses) }
+        guard let root else { return }
+        let leaf = leafConversion(root, accesses)
+        let stale = lock.withLock { relink(to: accesses, leaf: leaf) }
         withExtendedLifetime(stale) {}
+    }
+
+    /// Whether the path, as it read `accesses`, is proven to end in the last of them, and how its
+    /// value is made from that property's (see `PathProof`).
+    private func leafConversion(_ root: Root, _ accesses: [TrackedAccess]) -> LeafConversion? {
+        guard leafDelivery != nil else { return nil }
+        return PathProof.leafConversion(of: keyPath.object, root: root, accesses: accesses, valueType: Value.self)
+    }
+
+    /// Delivers a change of the path's last property (see `PathProof`) with the setter's values, of
+    /// that property's type: the path's value is that value, or (`wrap`) that value made optional.
+    /// Specialised where `observe` is called, through the `leafDelivery` function built there.
+    @inlinable
+    func deliverLeaf(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ wrap: LeafWrap?) {
+        guard isActive, let root else { return }
+        if let wrap {
+            withUnsafeTemporaryAllocation(of: Value.self, capacity: 2) { values in
+                let base = values.baseAddress.unsafelyUnwrapped
+                wrap(old, UnsafeMutableRawPointer(base))
+                wrap(new, UnsafeMutableRawPointer(base + 1))
+                deliverLeaf(root, base, base + 1)
+                base.deinitialize(count: 2)
+            }
+        } else {
+            deliverLeaf(root, old.assumingMemoryBound(to: Value.self), new.assumingMemoryBound(to: Value.self))
+        }
+    }
+
+    @inlinable
+    func deliverLeaf(_ root: Root, _ old: UnsafePointer<Value>, _ new: UnsafePointer<Value>) {
+        handler(root, ObservedChange(
+            kind: .setting, oldValue: options.contains(.old) ? old.pointee : nil,
+            newValue: options.contains(.new) ? new.pointee : nil, isPrior: false, keyPath: keyPath, mutation: nil))
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {
         deliver(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
     }
 
+    @usableFromInline
     func cancel() {
         end()
     }
@@ -172,9 +250,10 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
             return
         }
         let (newValue, accesses) = Tracking.evaluate { evaluate(root) }
+        let leaf = leafConversion(root, accesses)
         let (oldBox, stale) = lock.withLock { () -> (UnsafeMutableRawPointer?, [any DependencyLink]) in
             let oldBox = options.contains(.old) ? pendingOldValues.popLast() : nil
-            return (oldBox, isActive ? relink(to: accesses) : [])
+            return (oldBox, isActive ? relink(to: accesses, leaf: leaf) : [])
         }
         withExtendedLifetime(stale) {}
         // Built directly rather than through `options.change` and `Optional.map`: in this
@@ -199,17 +278,23 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
 
     /// Moves the links to the lists in `accesses`. Called with `lock` held; returns the links it
     /// detached so the caller can release them after unlocking. Lock order: this lock, then a list's.
-    private func relink(to accesses: [TrackedAccess]) -> [any DependencyLink] {
-        if links.count == accesses.count && zip(links, accesses).allSatisfy({ $0.listID == $1.listID }) {
+    /// With `leaf`, the link to the last list delivers leaf changes (a link in the wrong mode is
+    /// replaced, not kept).
+    private func relink(to accesses: [TrackedAccess], leaf: LeafConversion?) -> [any DependencyLink] {
+        func deliversLeaf(_ index: Int) -> Bool { leaf != nil && index == accesses.count - 1 }
+        if links.count == accesses.count && zip(links, accesses).enumerated().allSatisfy({ index, pair in
+            pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)
+        }) {
             return []
         }
         var current = Dictionary(links.map { ($0.listID, $0) }, uniquingKeysWith: { first, _ in first })
         var relinked: [any DependencyLink] = []
         relinked.reserveCapacity(accesses.count)
-        for access in accesses {
-            if let kept = current.removeValue(forKey: access.listID) {
+        for (index, access) in accesses.enumerated() {
+            if let kept = current[access.listID], kept.deliversLeaf == deliversLeaf(index) {
+                current[access.listID] = nil
                 relinked.append(kept)
-            } else if let link = access.list.attach(self) {
+            } else if let link = access.list.attach(self, leaf: deliversLeaf(index) ? leaf : nil) {
                 relinked.append(link)
             }
         }

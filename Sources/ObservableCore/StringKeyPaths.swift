@@ -236,7 +236,8 @@ struct ReflectedFields: Sendable {
     }
 }
 
-private protocol OptionalProtocol {
+/// Any `Optional`, seen through its wrapped type (used by string key paths and `PathProof`).
+protocol OptionalProtocol {
     static var wrappedType: Any.Type { get }
     var wrappedValue: Any? { get }
 }

@@ -44,6 +44,19 @@ public var _$isTracking: Bool {
     _trackingIsActive()
 }
 
+/// Initialises an `Optional<Value>` at the second address from the `Value` at the first, for the
+/// `Value` of one `@Observed` property; specialised in the getter's module.
+@usableFromInline
+typealias LeafWrap = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+
+/// What a getter reports of its property for a path proof (see `PathProof`).
+struct TrackedProperty {
+    /// The property reached through an optional chain: `\Class?.?.property`.
+    let chained: AnyKeyPath
+    /// Wraps a value of the property's type in an optional.
+    let wrap: LeafWrap
+}
+
 /// One `@Observed` property read during a tracking evaluation.
 struct TrackedAccess {
     /// The instance whose property was read (kept alive while the access is held).
@@ -53,6 +66,8 @@ struct TrackedAccess {
     /// The property's key path, rooted at the static type of the instance's class (`nil` for a read
     /// by a string key path, which has none).
     let keyPath: AnyKeyPath?
+    /// What a path proof needs of the property (see `PathProof`); `nil` with `keyPath`.
+    let property: TrackedProperty?
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 }
@@ -77,11 +92,11 @@ final class TrackingFrame {
         accesses.reserveCapacity(4)
     }
 
-    func record(_ object: AnyObject, _ list: ObserverList, _ keyPath: AnyKeyPath?) {
+    func record(_ object: AnyObject, _ list: ObserverList, _ keyPath: AnyKeyPath?, property: TrackedProperty? = nil) {
         let id = ObjectIdentifier(list)
         // Paths are short; a property read twice (a computed property reading it twice) counts once.
         if accesses.contains(where: { $0.listID == id }) { return }
-        accesses.append(TrackedAccess(object: object, list: list, keyPath: keyPath))
+        accesses.append(TrackedAccess(object: object, list: list, keyPath: keyPath, property: property))
     }
 
     /// The frame installed on the current thread, if it is evaluating with tracking.

@@ -66,6 +66,8 @@ extension ObservedMacro: AccessorMacro {
                 if ObservableCore._$isTracking {
                     \(slot)._$track(self) {
                         \\.\(names.property)
+                    } chained: {
+                        \\.?.\(names.property)
                     }
                 }
                 return \(value)

@@ -71,6 +71,8 @@ func observedAccessors(_ name: String, initAccessor: Bool, uniqueSuffix: String 
                 if ObservableCore._$isTracking {
                     _$\(name)._$track(self) {
                         \\.\(name)
+                    } chained: {
+                        \\.?.\(name)
                     }
                 }
                 return _\(name)

@@ -172,6 +172,8 @@ struct ObservedExpansionTests {
                         if ObservableCore._$isTracking {
                             _$default._$track(self) {
                                 \\.`default`
+                            } chained: {
+                                \\.?.`default`
                             }
                         }
                         return _default
@@ -309,6 +311,8 @@ struct ObservedExpansionTests {
                         if ObservableCore._$isTracking {
                             _$name._$track(self) {
                                 \\.name
+                            } chained: {
+                                \\.?.name
                             }
                         }
                         return _name
@@ -351,6 +355,8 @@ struct ObservedExpansionTests {
                         if ObservableCore._$isTracking {
                             _$balance._$track(self) {
                                 \\.balance
+                            } chained: {
+                                \\.?.balance
                             }
                         }
                         return _balance
@@ -386,6 +392,8 @@ struct ObservedExpansionTests {
                         if ObservableCore._$isTracking {
                             _$text._$track(self) {
                                 \\.text
+                            } chained: {
+                                \\.?.text
                             }
                         }
                         return super.text
