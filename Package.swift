@@ -16,6 +16,7 @@ let package = Package(
         .macro(
             name: "ObservableMacros",
             dependencies: [
+                .product(name: "SwiftBasicFormat", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),

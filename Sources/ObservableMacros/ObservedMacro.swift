@@ -1,4 +1,6 @@
+import SwiftBasicFormat
 import SwiftDiagnostics
+import Synchronization
 import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
@@ -15,6 +17,12 @@ import SwiftSyntaxMacros
 /// `_modify`; `notifiesAutomatically: false` keeps the tracking getter and a plain store; on an
 /// `override var` the accessors wrap `super.name` and only the slot is a peer.
 public struct ObservedMacro {
+    /// The expansion is laid out by the macro itself. Formatting every expansion was most of the
+    /// plugin's time in a debug-built swift-syntax (which is how packages build their macros):
+    /// the accessors' layout is fixed once per shape in `AccessorShape.templates(for:)`, and only
+    /// the storage peer, which carries the user's own tokens, is formatted per property.
+    public static var formatMode: FormatMode { .disabled }
+
     /// The names of what one property expands to.
     struct Names {
         /// The property as written, backticks included: used in `\.name`.
@@ -27,6 +35,12 @@ public struct ObservedMacro {
             property = identifier
             storage = .identifier("_" + text)
             slot = .identifier("_$" + text)
+        }
+
+        init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax) {
+            self.property = property
+            self.storage = storage
+            self.slot = slot
         }
     }
 }
@@ -44,14 +58,62 @@ extension ObservedMacro: AccessorMacro {
         if property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
         guard problems.isEmpty, let names = Names(property) else { return [] }
 
-        let options = ObservedOptions.parse(node).0
-        let isOverride = property.hasModifier(.override)
+        let shape = AccessorShape(
+            options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
+            hasInitializer: property.observedBinding?.initializer != nil,
+            isWrappedInBraces: property.observedBinding?.accessorBlock == nil)
+        let renamer = PlaceholderRenamer(names: names, change: context.makeUniqueName("change"))
+        return AccessorShape.templates(for: shape).map { renamer.rewrite($0).cast(AccessorDeclSyntax.self) }
+    }
+}
+
+/// What decides the form of a property's accessors; all else is names.
+struct AccessorShape: Hashable {
+    let skipsEqualValues: Bool
+    let notifiesAutomatically: Bool
+    let isOverride: Bool
+    let hasInitializer: Bool
+    /// Whether the accessors become the property's accessor block (it has no `willSet`/`didSet`),
+    /// which indents them, or join the block it has.
+    let isWrappedInBraces: Bool
+
+    init(options: ObservedOptions, isOverride: Bool, hasInitializer: Bool, isWrappedInBraces: Bool) {
+        skipsEqualValues = options.skipsEqualValues
+        notifiesAutomatically = options.notifiesAutomatically
+        self.isOverride = isOverride
+        self.hasInitializer = hasInitializer
+        self.isWrappedInBraces = isWrappedInBraces
+    }
+
+    /// The accessors of this shape with placeholder names, parsed once per plugin process and then
+    /// renamed for each property: parsing the accessors' source was most of an expansion's cost
+    /// (about 5 ms a property with swift-syntax built for debugging, as packages build their macros
+    /// in a debug build), renaming tokens in a parsed copy about a third of it.
+    static func templates(for shape: AccessorShape) -> [AccessorDeclSyntax] {
+        if let cached = cache.withLock({ $0[shape] }) { return cached }
+        let accessors = make(shape, names: PlaceholderRenamer.names, change: PlaceholderRenamer.change).map {
+            // The layout `FormatMode.auto` gives, fixed once: formatted, then indented inside the
+            // braces the expansion is wrapped in.
+            let formatted = $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(AccessorDeclSyntax.self).trimmed
+            guard shape.isWrappedInBraces else { return formatted }
+            let indented = formatted.description.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.isEmpty ? "" : indentation.description + $0 }.joined(separator: "\n")
+            return AccessorDeclSyntax("\(raw: indented)")
+        }
+        cache.withLock { $0[shape] = accessors }
+        return accessors
+    }
+
+    private static let cache = Mutex<[AccessorShape: [AccessorDeclSyntax]]>([:])
+    static let indentation = Trivia.spaces(4)
+
+    private static func make(_ shape: AccessorShape, names: ObservedMacro.Names, change: TokenSyntax) -> [AccessorDeclSyntax] {
+        let isOverride = shape.isOverride
         let slot = names.slot
         // An override has no storage of its own: it wraps the superclass's property.
         let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
-        let change = context.makeUniqueName("change")
         var accessors: [AccessorDeclSyntax] = []
-        if !isOverride, property.observedBinding?.initializer == nil {
+        if !isOverride, !shape.hasInitializer {
             accessors.append(
                 """
                 @storageRestrictions(initializes: \(names.storage))
@@ -73,7 +135,7 @@ extension ObservedMacro: AccessorMacro {
                 return \(value)
             }
             """)
-        guard options.notifiesAutomatically else {
+        guard shape.notifiesAutomatically else {
             // Manual notification: the owner brackets changes with willChangeValue/didChangeValue.
             accessors.append(
                 """
@@ -91,7 +153,7 @@ extension ObservedMacro: AccessorMacro {
             }
             return accessors
         }
-        let fastPath: ExprSyntax = options.skipsEqualValues
+        let fastPath: ExprSyntax = shape.skipsEqualValues
             ? "\(slot)._$isObserved, !ObservableCore._$isDuplicate(\(value), newValue)"
             : "\(slot)._$isObserved"
         accessors.append(
@@ -109,7 +171,7 @@ extension ObservedMacro: AccessorMacro {
         // In-place mutation without a copy. Not for an override (super's storage is not ours to
         // yield) nor when equal values are skipped (equality is only known after the mutation, too
         // late for a `.prior` notification): Swift then mutates through `get` and `set`.
-        if !isOverride, !options.skipsEqualValues {
+        if !isOverride, !shape.skipsEqualValues {
             accessors.append(
                 """
                 _modify {
@@ -129,6 +191,30 @@ extension ObservedMacro: AccessorMacro {
     }
 }
 
+/// Puts a property's names in place of a template's placeholders (identifiers no user code can
+/// clash with: they are only ever in our templates).
+final class PlaceholderRenamer: SyntaxRewriter {
+    static let names = ObservedMacro.Names(
+        property: .identifier("__ObservedMacroProperty"), storage: .identifier("__ObservedMacroStorage"),
+        slot: .identifier("__ObservedMacroSlot"))
+    static let change = TokenSyntax.identifier("__ObservedMacroChange")
+
+    private let replacements: [String: TokenSyntax]
+
+    init(names: ObservedMacro.Names, change: TokenSyntax) {
+        replacements = [
+            Self.names.property.text: names.property, Self.names.storage.text: names.storage,
+            Self.names.slot.text: names.slot, Self.change.text: change,
+        ]
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ token: TokenSyntax) -> TokenSyntax {
+        guard case .identifier(let text) = token.tokenKind, let replacement = replacements[text] else { return token }
+        return replacement.with(\.leadingTrivia, token.leadingTrivia).with(\.trailingTrivia, token.trailingTrivia)
+    }
+}
+
 extension ObservedMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -145,6 +231,7 @@ extension ObservedMacro: PeerMacro {
         guard problems.isEmpty, let names = Names(property) else { return [] }
         let slot: DeclSyntax = "private let \(names.slot) = ObservableCore._$ObservationSlot()"
         if property.hasModifier(.override) { return [slot] }
-        return [property.observedStorage(named: names.storage.text, property: names.property.identifierText!), slot]
+        let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)
+        return [storage.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed, slot]
     }
 }
