@@ -146,6 +146,12 @@ func nestedPathBenchmarks() -> [Benchmark] {
     let pathToken = observed.observe(\.child?.leaf, options: [.old, .new]) { _, change in
         sink.count &+= (change.oldValue! ?? 0) &+ (change.newValue! ?? 0)
     }
+    // The same change observed directly on a child of its own: the baseline of the nested target,
+    // measured next to it.
+    let directChild = ObservedChild()
+    let directToken = directChild.observe(\.leaf, options: [.old, .new]) { _, change in
+        sink.count &+= change.oldValue! &+ change.newValue!
+    }
 
     let observable = ObservableModel()
     let observableChildren = [ObservableChild(), ObservableChild()]
@@ -167,6 +173,11 @@ func nestedPathBenchmarks() -> [Benchmark] {
             for i in 0..<n { child.leaf = i }
             blackHole(sink.count)
             withExtendedLifetime(pathToken) {}
+        },
+        Benchmark(group: "nested path: leaf change", name: Name.observed + " \\.leaf on the child (direct, old+new)") { n in
+            for i in 0..<n { directChild.leaf = i }
+            blackHole(sink.count)
+            withExtendedLifetime(directToken) {}
         },
         Benchmark(group: "nested path: leaf change", name: Name.observation + " (re-armed, no values)") { n in
             let child = observableChildren[0]

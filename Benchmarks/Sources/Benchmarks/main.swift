@@ -129,7 +129,8 @@ if let one = result("set, 1 observer", Name.observed), let thousand = result("se
     let perExtra = (thousand - one) / 999
     check("set, N observers: ≤ 3 ns per extra observer", format(perExtra), perExtra <= 3)
 }
-if let nested = result("nested path: leaf change", Name.observed), let direct = result("set, 1 observer", Name.observed) {
+if let nested = result("nested path: leaf change", Name.observed + " \\.child?.leaf"),
+   let direct = result("nested path: leaf change", Name.observed + " \\.leaf on the child") {
     check("nested path leaf change ≤ 2× the direct one", formatRatio(nested / direct), nested / direct <= 2)
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {
