@@ -95,7 +95,7 @@ struct AccessorShape: Hashable {
             // The layout `FormatMode.auto` gives, fixed once: formatted, then indented inside the
             // braces the expansion is wrapped in.
             let formatted = $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(AccessorDeclSyntax.self).trimmed
-            guard shape.isWrappedInBraces else { return formatted }
+            guard shape.isWrappedInBraces, expansionKeepsLayout else { return formatted }
             let indented = formatted.description.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.isEmpty ? "" : indentation.description + $0 }.joined(separator: "\n")
             return AccessorDeclSyntax("\(raw: indented)")
@@ -106,6 +106,14 @@ struct AccessorShape: Hashable {
 
     private static let cache = Mutex<[AccessorShape: [AccessorDeclSyntax]]>([:])
     static let indentation = Trivia.spaces(4)
+
+    /// Whether a `.disabled` expansion is inserted exactly as laid out. swift-syntax 600 still
+    /// indents the accessors it wraps in braces (601 stopped: swift-syntax PR #2776).
+    #if canImport(SwiftSyntax601)
+    private static let expansionKeepsLayout = true
+    #else
+    private static let expansionKeepsLayout = false
+    #endif
 
     private static func make(_ shape: AccessorShape, names: ObservedMacro.Names, change: TokenSyntax) -> [AccessorDeclSyntax] {
         let isOverride = shape.isOverride
