@@ -169,9 +169,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
 
     @inlinable
     func deliverLeaf(_ root: Root, _ old: UnsafePointer<Value>, _ new: UnsafePointer<Value>) {
-        handler(root, ObservedChange(
-            kind: .setting, oldValue: options.contains(.old) ? old.pointee : nil,
-            newValue: options.contains(.new) ? new.pointee : nil, isPrior: false, keyPath: keyPath, mutation: nil))
+        handler(root, options.change(old: old.pointee, new: new.pointee, isPrior: false, keyPath: keyPath))
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {

@@ -32,9 +32,7 @@ public struct ObservedMacro {
 
         init?(_ declaration: VariableDeclSyntax) {
             guard let identifier = declaration.observedIdentifier, let text = identifier.identifierText else { return nil }
-            property = identifier
-            storage = .identifier("_" + text)
-            slot = .identifier("_$" + text)
+            self.init(property: identifier, storage: .identifier("_" + text), slot: .identifier("_$" + text))
         }
 
         init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax) {
@@ -91,7 +89,7 @@ struct AccessorShape: Hashable {
     /// in a debug build), renaming tokens in a parsed copy about a third of it.
     static func templates(for shape: AccessorShape) -> [AccessorDeclSyntax] {
         if let cached = cache.withLock({ $0[shape] }) { return cached }
-        let accessors = make(shape, names: PlaceholderRenamer.names, change: PlaceholderRenamer.change).map {
+        let accessors = make(shape).map {
             // The layout `FormatMode.auto` gives, fixed once: formatted, then indented inside the
             // braces the expansion is wrapped in.
             let formatted = $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(AccessorDeclSyntax.self).trimmed
@@ -115,7 +113,9 @@ struct AccessorShape: Hashable {
     private static let expansionKeepsLayout = false
     #endif
 
-    private static func make(_ shape: AccessorShape, names: ObservedMacro.Names, change: TokenSyntax) -> [AccessorDeclSyntax] {
+    /// The accessors of `shape`, named with the placeholders.
+    private static func make(_ shape: AccessorShape) -> [AccessorDeclSyntax] {
+        let names = PlaceholderRenamer.names, change = PlaceholderRenamer.change
         let isOverride = shape.isOverride
         let slot = names.slot
         // An override has no storage of its own: it wraps the superclass's property.

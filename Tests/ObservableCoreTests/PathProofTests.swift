@@ -112,7 +112,7 @@ struct PathProofTests {
         let token = person!.observe(\.address?.city) { _, _ in calls += 1 }
         address.city = "Bergen"
         #expect(calls == 1)
-        weak var released = person
+        weak let released = person
         person = nil
         #expect(released == nil)
         address.city = "Rome"
