@@ -92,7 +92,7 @@ enum Registration {
         onObservedDeallocated: DeallocationHook?,
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
         direct: DirectRoute
-    ) -> any ObservationCore {
+    ) -> ObservationCore {
         if let offset = direct.slotOffset {
             let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
                 .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
@@ -150,6 +150,7 @@ enum Registration {
             onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
         observation.register(evaluated.accesses)
         if options.contains(.initial) { observation.deliverInitial(root, evaluated.value) }
+        observation.endIfUnlinked()
         return observation
     }
 }

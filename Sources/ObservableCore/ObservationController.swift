@@ -205,7 +205,7 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
     func register<Object: AnyObject>(
         _ object: Object,
         _ keyPath: AnyKeyPath,
-        start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> any ObservationCore
+        start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> ObservationCore
     ) {
         let registration = ControllerRegistration()
         let id = ObjectIdentifier(object)
@@ -303,7 +303,7 @@ final class ControllerRegistration: @unchecked Sendable {
 
     /// Takes ownership of the started observation, or ends it at once if the registration was
     /// cancelled meanwhile (from inside its `.initial` callback, or by another thread).
-    func attach(_ observation: any ObservationCore) {
+    func attach(_ observation: ObservationCore) {
         let token = ObservationToken(observation)
         let unwanted = lock.withLock { () -> ObservationToken? in
             guard isActive else { return token }

@@ -25,19 +25,18 @@ typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRaw
 /// passed by address. Anything typed happens in code specialised in the user's module (the function a
 /// direct observation carries, the `@inlinable` slot methods), so a notification never looks up
 /// generic metadata at run time.
+///
+/// Its `state` (from `ObservationCore`) is `0` once the entry has ended (a direct observation
+/// cancelled, or its object deallocated); while it lasts, the class of a `DefaultOptionsObservation`,
+/// whose handler a set calls itself when that is the class it looks for (see
+/// `EntryRun.deliverDidChange`), or `1` for the others. One word, so a set tells "a live observation
+/// it may call directly" with one load and compare. (A path link's stays `1`.)
 @usableFromInline
-class ListEntry: @unchecked Sendable {
-    // In this order, and the index 32 bits wide, so that an entry is no larger than before `state`
-    // (a direct observation 96 bytes, a path link 72).
+class ListEntry: ObservationCore, @unchecked Sendable {
+    // The index 32 bits wide, so that an entry is no larger than it was before `state`.
     /// Called for each change the entry hears about, with the entry itself.
     @usableFromInline
     final let notify: EntryNotification
-    /// `0` once the entry has ended (a direct observation cancelled, or its object deallocated);
-    /// while it lasts, the class of a `DefaultOptionsObservation`, whose handler a set calls itself
-    /// when that is the class it looks for (see `EntryRun.deliverDidChange`), or `1` for the others.
-    /// One word, so a set tells "a live observation it may call directly" with one load and compare.
-    @usableFromInline
-    final let state: Atomic<UInt>
     private final var storedIndex: Int32 = -1
     /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
     @usableFromInline
@@ -51,8 +50,8 @@ class ListEntry: @unchecked Sendable {
 
     init(wantsWillChange: Bool, directClass: AnyClass? = nil, notify: @escaping EntryNotification) {
         self.notify = notify
-        self.state = Atomic(directClass.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 1)
         self.wantsWillChange = wantsWillChange
+        super.init(state: directClass.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 1)
     }
 
     /// The observed instance was deallocated; the list has already dropped this entry.

@@ -79,7 +79,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
 /// delivered from the setter's own values, without evaluation, by `deliverLeaf`, which is specialised
 /// where `observe` is called (this class's own code is not).
 @usableFromInline
-final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationCore, @unchecked Sendable {
+final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDependent, @unchecked Sendable {
     /// Held weakly: observing never keeps the observed object alive. Written only in `init`; a
     /// `weak let` where the compiler has them (Swift 6.2), else without run-time exclusivity checks
     /// (each read from the specialised `deliverLeaf` cost one).
@@ -96,7 +96,6 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
     @usableFromInline let options: ObservationOptions
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
     private let onObservedDeallocated: DeallocationHook?
-    @usableFromInline let active = Atomic<Bool>(true)
     /// `deliverLeaf`, specialised by the `@inlinable` caller of `observe`; `nil` where the path is
     /// not `root[keyPath: keyPath]` (string key paths) or the caller built none. Without it, or with
     /// `.prior` asked for, leaf changes are evaluated like any other.
@@ -122,6 +121,7 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         self.onObservedDeallocated = onObservedDeallocated
         self.leafDelivery = options.contains(.prior) ? nil : leafDelivery
         self.handler = handler
+        super.init(state: 1)
     }
 
     var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
@@ -130,15 +130,19 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         self.root === root && self.keyPath.object == keyPath
     }
 
-    @inlinable
-    var isActive: Bool { active.load(ordering: .acquiring) }
-
-    /// Links the observation into the lists found by the first evaluation.
+    /// Links the observation into the lists found by the first evaluation. The caller holds the
+    /// observation, and ends it with `endIfUnlinked` once it has delivered `.initial`.
     func register(_ accesses: [TrackedAccess]) {
         guard let root else { return }
         let leaf = leafConversion(root, accesses)
         let stale = lock.withLock { relink(to: accesses, leaf: leaf) }
         withExtendedLifetime(stale) {}
+    }
+
+    /// Ends the observation if it is linked nowhere: nothing could ever notify it, and nothing but
+    /// its caller owns it (see `ObservationCore`: it must have ended before that reference goes).
+    func endIfUnlinked() {
+        if lock.withLock({ links.isEmpty }) { end() }
     }
 
     /// Whether the path, as it read `accesses`, is proven to end in the last of them, and how its
@@ -176,9 +180,8 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         deliver(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
     }
 
-    @usableFromInline
-    func cancel() {
-        end()
+    override func didCancel() {
+        detachAll()
     }
 
     /// Ends the observation because its root was deallocated.
@@ -186,10 +189,17 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         if end() { onObservedDeallocated?() }
     }
 
-    /// Ends the observation once; `true` for the call that ended it.
+    /// Ends the observation once; `true` for the call that ended it. Called before the last links
+    /// go (they own the observation; see `ObservationCore` for why that order matters).
     @discardableResult
     private func end() -> Bool {
-        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+        guard claimEnd() else { return false }
+        detachAll()
+        return true
+    }
+
+    /// Detaches every link and drops the pending old values, after the observation has ended.
+    private func detachAll() {
         let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [UnsafeMutableRawPointer]) in
             var taken: [any DependencyLink] = []
             var values: [UnsafeMutableRawPointer] = []
@@ -201,7 +211,6 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         // Released after the lock: the last references to links, old values and what they hold.
         for box in oldValues { Self.destroy(box) }
         withExtendedLifetime(detached) {}
-        return true
     }
 
     deinit {
@@ -249,11 +258,11 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         }
         let (newValue, accesses) = Tracking.evaluate { evaluate(root) }
         let leaf = leafConversion(root, accesses)
-        let (oldBox, stale) = lock.withLock { () -> (UnsafeMutableRawPointer?, [any DependencyLink]) in
+        let (oldBox, stale, unlinked) = lock.withLock { () -> (UnsafeMutableRawPointer?, [any DependencyLink], Bool) in
             let oldBox = options.contains(.old) ? pendingOldValues.popLast() : nil
-            return (oldBox, isActive ? relink(to: accesses, leaf: leaf) : [])
+            guard isActive else { return (oldBox, [], false) }
+            return (oldBox, relink(to: accesses, leaf: leaf), links.isEmpty)
         }
-        withExtendedLifetime(stale) {}
         // Built directly rather than through `options.change` and `Optional.map`: in this
         // unspecialised code their closures cost more than the rest of the delivery.
         var oldValue: Value?
@@ -261,6 +270,10 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
         deliver(root, ObservedChange(
             kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
             keyPath: keyPath, mutation: nil))
+        // No dependency left (a computed property that now reads no `@Observed` one): this change
+        // was the last. Ended before the stale links, which own the observation, are released.
+        if unlinked { end() }
+        withExtendedLifetime(stale) {}
     }
 
     func dependencyEnded(_ link: any DependencyLink) {
@@ -268,10 +281,15 @@ final class PathObservation<Root: AnyObject, Value>: PathDependent, ObservationC
             guard let index = links.firstIndex(where: { $0 === link }) else { return nil }
             return links.remove(at: index)
         }
-        withExtendedLifetime(removed) {}
         // Weak references read nil from the moment deinitialisation starts, so a root that is being
-        // deallocated (the usual reason a list ends) ends the observation here.
-        if root == nil { endForDeallocatedRoot() }
+        // deallocated (the usual reason a list ends) ends the observation here; so does the loss
+        // of the last dependency (nothing could notify again). Before the link is released.
+        if root == nil {
+            endForDeallocatedRoot()
+        } else if lock.withLock({ links.isEmpty }) {
+            end()
+        }
+        withExtendedLifetime(removed) {}
     }
 
     /// Moves the links to the lists in `accesses`. Called with `lock` held; returns the links it

@@ -239,4 +239,34 @@ struct ConcurrencyTests {
         }
         #expect(freed.current == iterations)
     }
+
+    @Test("one token cancelled from two threads while its object dies on a third: each cancel returns with the observation ended, everything freed")
+    func cancelsRaceEachOtherAndTheObjectsDeath() {
+        let iterations = 400
+        let freed = Counter()
+        let endedOnReturn = Counter()
+        for round in 0..<iterations {
+            let person = Locked<Person?>(Person())
+            let canary = Canary()
+            weak var weakCanary: Canary?
+            weakCanary = canary
+            weak var weakPerson: Person?
+            weakPerson = person.withLock { $0 }
+            // Alternately a direct observation and a path observation (the two kinds a token refers to).
+            let token = person.withLock { person in
+                round.isMultiple(of: 2)
+                    ? person!.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
+                    : person!.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} }
+            }
+            let cancel: @Sendable () -> Void = {
+                token.cancel()
+                if !token.isActive { endedOnReturn.increment() }
+            }
+            runConcurrently([cancel, cancel, { person.withLock { $0 = nil } }])
+            _ = consume canary
+            if weakPerson == nil && weakCanary == nil && !token.isActive { freed.increment() }
+        }
+        #expect(endedOnReturn.current == 2 * iterations)
+        #expect(freed.current == iterations)
+    }
 }

@@ -257,4 +257,40 @@ struct LifetimeTests {
         live[0].0.age = -1
         #expect(heard.last == -1 && heard.count == 201)
     }
+
+    @Test("a computed path that stops reading any @Observed property ends: inactive token, captures freed, no later call")
+    func pathWithoutDependenciesEnds() {
+        final class Holder: KeyValueObservable {
+            @Observed var marker = 0
+            var source: Person?   // not @Observed: replacing it notifies nobody
+            var age: Int { source?.age ?? -1 }
+        }
+        let holder = Holder()
+        let person = Person()
+        holder.source = person
+        weak var weakCanary: Canary?
+        var heard: [Int?] = []
+        var token: ObservationToken?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            token = holder.observe(\.age) { _, change in
+                withExtendedLifetime(canary) {}
+                heard.append(change.newValue)
+            }
+        }
+        person.age = 1
+        #expect(heard == [1])
+        #expect(token?.isActive == true)
+        holder.source = nil
+        person.age = 2            // re-evaluated: the path now reads no @Observed property
+        #expect(heard == [1, -1])
+        #expect(token?.isActive == false)
+        #expect(weakCanary == nil)
+        person.age = 3
+        holder.marker = 1
+        #expect(heard == [1, -1])
+        token = nil
+        withExtendedLifetime(holder) {}
+    }
 }
