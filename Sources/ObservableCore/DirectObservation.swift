@@ -200,7 +200,9 @@ class DirectObservation: ListEntry, @unchecked Sendable {
     @usableFromInline let keyPath: InternedKeyPath
     // Written once by `register`, before the list publishes the observation (under the list's lock);
     // read after that only.
-    @exclusivity(unchecked) private var list: ObserverList?
+    // Retained by hand (released in `deinit`), so that `didCancel` reaches it without a retain and
+    // release around the call.
+    @exclusivity(unchecked) private var list: Unmanaged<ObserverList>?
     @exclusivity(unchecked) private var onObservedDeallocated: DeallocationHook?
 
     /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
@@ -212,19 +214,25 @@ class DirectObservation: ListEntry, @unchecked Sendable {
         super.init(wantsWillChange: options.contains(.prior), directClass: directClass, notify: notify)
     }
 
-    /// Adds the observation to `list`; it is ended at once if the object is being deallocated.
-    func register(in list: ObserverList, onObservedDeallocated: DeallocationHook?) {
-        self.list = list
+    /// Adds the observation to `list`, which its caller keeps alive; it is ended at once if the
+    /// object is being deallocated.
+    func register(in list: Unmanaged<ObserverList>, onObservedDeallocated: DeallocationHook?) {
+        self.list = list.retain()
         self.onObservedDeallocated = onObservedDeallocated
-        if !list.add(self) { state.store(0, ordering: .releasing) }
+        if !list._withUnsafeGuaranteedRef({ $0.add(self) }) { state.store(0, ordering: .releasing) }
     }
 
     override func didCancel() {
-        list?.remove(self)
+        // The token that cancels holds this observation, and with it the list.
+        list?._withUnsafeGuaranteedRef { $0.remove(self) }
     }
 
     override func listEnded() {
         if claimEnd() { onObservedDeallocated?() }
+    }
+
+    deinit {
+        list?.release()
     }
 }
 

@@ -96,8 +96,9 @@ enum Registration {
         if let offset = direct.slotOffset {
             let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
                 .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
+            // `root`, which the caller holds, owns the slot and the slot the list.
             let observation = observeDirectly(
-                slot.pointee.observers(), onObservedDeallocated: onObservedDeallocated, direct: direct)
+                slot.pointee.unretainedObservers(), onObservedDeallocated: onObservedDeallocated, direct: direct)
             if options.contains(.initial), observation.isActive {
                 deliverInitial(Tracking.value(root, keyPath), of: root, options: options, keyPath: direct.keyPath, handler)
             }
@@ -106,7 +107,9 @@ enum Registration {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         if let list = accesses.directList(of: root, keyPath) {
             direct.keyPath.learnDirectSlot(of: root, list: list)
-            let observation = observeDirectly(list, onObservedDeallocated: onObservedDeallocated, direct: direct)
+            let observation = withExtendedLifetime(list) {
+                observeDirectly(Unmanaged.passUnretained(list), onObservedDeallocated: onObservedDeallocated, direct: direct)
+            }
             if options.contains(.initial), observation.isActive {
                 deliverInitial(value, of: root, options: options, keyPath: direct.keyPath, handler)
             }
@@ -131,7 +134,7 @@ enum Registration {
 
     /// Registers the direct observation in `list`. Not generic: no type metadata is needed to register.
     private static func observeDirectly(
-        _ list: ObserverList, onObservedDeallocated: DeallocationHook?, direct: DirectRoute
+        _ list: Unmanaged<ObserverList>, onObservedDeallocated: DeallocationHook?, direct: DirectRoute
     ) -> DirectObservation {
         direct.observation.register(in: list, onObservedDeallocated: onObservedDeallocated)
         return direct.observation

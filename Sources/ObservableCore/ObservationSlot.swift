@@ -145,13 +145,18 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     /// The list, created on first use. Every call for one slot comes from the accessors of one
     /// property, so the values its entries receive are always of that property's type.
     func observers() -> ObserverList {
-        if let existing = list.load(ordering: .acquiring) { return existing.takeUnretainedValue() }
+        unretainedObservers().takeUnretainedValue()
+    }
+
+    /// The list, created on first use, unretained: the slot owns it while its instance lives.
+    func unretainedObservers() -> Unmanaged<ObserverList> {
+        if let existing = list.load(ordering: .acquiring) { return existing }
         let created = Unmanaged.passRetained(ObserverList())
         let (stored, current) = list.compareExchange(
             expected: nil, desired: created, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-        if stored { return created.takeUnretainedValue() }
+        if stored { return created }
         created.release()
-        return current!.takeUnretainedValue()
+        return current.unsafelyUnwrapped
     }
 }
 

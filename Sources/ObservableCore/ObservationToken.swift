@@ -27,9 +27,9 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     private let observation: Unmanaged<ObservationCore>
 
     @usableFromInline
-    init(_ observation: ObservationCore) {
-        self.memory = observation
-        self.observation = Unmanaged.passUnretained(observation)
+    init(_ observation: borrowing ObservationCore) {
+        self.memory = copy observation
+        self.observation = Unmanaged.passUnretained(copy observation)
     }
 
     deinit {
