@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A key path that lives for the rest of the process, so a change can carry it without reference
 /// counting.
 ///
@@ -51,18 +53,29 @@ private final class KeyPathTable: @unchecked Sendable {
     static let shared = KeyPathTable()
 
     private let lock = SpinLock()
+    /// In front of `resolutions`, read without the lock: a direct-mapped cache that needs no hashing
+    /// (one registration looks here first; a literal key path observed on one class is always found
+    /// here). Each slot is `nil` or an unretained `Resolution`, published with a releasing store;
+    /// every `Resolution` ever made is kept in `made`, so a reader never sees a freed one. (Under the
+    /// lock it cost a registration about 40 instructions more.)
+    private let recent: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
+    static var recentCount: Int { 256 }
     // Guarded by `lock` (so without run-time exclusivity checks). All hold their key paths strongly,
     // for ever.
-    /// In front of `resolutions`: a direct-mapped cache that needs no hashing (one registration
-    /// looks here first; a literal key path observed on one class is always found here).
-    @exclusivity(unchecked) private var recent = ContiguousArray(repeating: RecentResolution(), count: 256)
     /// Every interned object, by identity: the common case (a literal key path is one object).
     @exclusivity(unchecked) private var byIdentity: [ObjectIdentifier: AnyKeyPath] = [:]
     /// The interned key paths by hash value, for an equal key path that is another object.
     @exclusivity(unchecked) private var byHash: [Int: [AnyKeyPath]] = [:]
     /// For an interned key path and a root class: the key path, and the slot offset once learnt.
     /// Keyed by the interned object's identity, which is stable because it is never freed.
-    @exclusivity(unchecked) private var resolutions: [ResolutionKey: (keyPath: AnyKeyPath, slotOffset: Int?)] = [:]
+    @exclusivity(unchecked) private var resolutions: [ResolutionKey: Resolution] = [:]
+    /// Every `Resolution` made, kept alive for `recent`'s readers (at most two per key).
+    @exclusivity(unchecked) private var made: [Resolution] = []
+
+    init() {
+        recent = .allocate(capacity: Self.recentCount)
+        for index in 0 ..< Self.recentCount { (recent + index).initialize(to: Atomic(nil)) }
+    }
 
     private struct ResolutionKey: Hashable {
         let keyPath: ObjectIdentifier
@@ -71,41 +84,57 @@ private final class KeyPathTable: @unchecked Sendable {
         /// The `recent` entry for this key.
         var recentIndex: Int {
             let keyPath = UInt(bitPattern: self.keyPath), rootType = UInt(bitPattern: self.rootType)
-            return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & 255
+            return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & (KeyPathTable.recentCount - 1)
         }
     }
 
-    /// A `resolutions` entry, by identities only (the key path is an interned object, never freed).
-    private struct RecentResolution {
-        var keyPath: ObjectIdentifier?
-        var rootType: ObjectIdentifier?
-        var slotOffset: Int?
+    /// What is known of an interned key path on a root class. Immutable; a new slot offset is a new one.
+    private final class Resolution: @unchecked Sendable {
+        let key: ResolutionKey
+        let keyPath: AnyKeyPath
+        let slotOffset: Int?
+
+        init(key: ResolutionKey, keyPath: AnyKeyPath, slotOffset: Int?) {
+            self.key = key
+            self.keyPath = keyPath
+            self.slotOffset = slotOffset
+        }
     }
 
-    private func remember(_ key: ResolutionKey, _ slotOffset: Int?) {
-        recent[key.recentIndex] = RecentResolution(keyPath: key.keyPath, rootType: key.rootType, slotOffset: slotOffset)
+    /// Under `lock`: records `resolution` as what is known for its key, and in `recent`.
+    private func record(_ resolution: Resolution) {
+        resolutions[resolution.key] = resolution
+        made.append(resolution)
+        remember(resolution)
     }
 
-    /// Interns `keyPath` and returns what is known of it on `rootType`: one lookup when the key path
-    /// is itself the interned object (a literal) and was resolved on that class before.
+    private func remember(_ resolution: Resolution) {
+        recent[resolution.key.recentIndex].store(
+            UnsafeRawPointer(Unmanaged.passUnretained(resolution).toOpaque()), ordering: .releasing)
+    }
+
+    /// Interns `keyPath` and returns what is known of it on `rootType`: one atomic load when the key
+    /// path is itself the interned object (a literal) and was resolved on that class before.
     func intern(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath), rootType: ObjectIdentifier(rootType))
-        let known = lock.withLock { () -> (isRecent: Bool, slotOffset: Int?, keyPath: AnyKeyPath?) in
-            let recent = self.recent[key.recentIndex]
+        if let cached = recent[key.recentIndex].load(ordering: .acquiring) {
             // Only interned objects are ever remembered, so a match means `keyPath` is interned.
-            if recent.keyPath == key.keyPath && recent.rootType == key.rootType { return (true, recent.slotOffset, nil) }
-            guard let known = resolutions[key] else { return (false, nil, nil) }
-            remember(key, known.slotOffset)
-            return (false, known.slotOffset, known.keyPath)
+            let hit = Unmanaged<Resolution>.fromOpaque(cached)._withUnsafeGuaranteedRef { resolution in
+                resolution.key == key ? (true, resolution.slotOffset) : (false, nil)
+            }
+            if hit.0 { return (InternedKeyPath(interned: keyPath), hit.1) }
         }
-        if known.isRecent { return (InternedKeyPath(interned: keyPath), known.slotOffset) }
-        if let internedKeyPath = known.keyPath { return (InternedKeyPath(interned: internedKeyPath), known.slotOffset) }
+        let known = lock.withLock { () -> Resolution? in
+            guard let known = resolutions[key] else { return nil }
+            remember(known)
+            return known
+        }
+        if let known { return (InternedKeyPath(interned: known.keyPath), known.slotOffset) }
         let interned = intern(keyPath)
         let internedKey = ResolutionKey(keyPath: ObjectIdentifier(interned.object), rootType: key.rootType)
         return lock.withLock {
             if let known = resolutions[internedKey] { return (interned, known.slotOffset) }
-            resolutions[internedKey] = (interned.object, nil)
-            remember(internedKey, nil)
+            record(Resolution(key: internedKey, keyPath: interned.object, slotOffset: nil))
             return (interned, nil)
         }
     }
@@ -113,8 +142,7 @@ private final class KeyPathTable: @unchecked Sendable {
     func setDirectSlot(_ offset: Int, for keyPath: InternedKeyPath, rootType: AnyClass) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
         lock.withLock {
-            resolutions[key] = (keyPath.object, offset)
-            remember(key, offset)
+            record(Resolution(key: key, keyPath: keyPath.object, slotOffset: offset))
         }
     }
 
