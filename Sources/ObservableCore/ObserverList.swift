@@ -336,17 +336,27 @@ final class ObserverList: @unchecked Sendable {
 
     @usableFromInline @inline(never)
     func reclaimRetired() {
-        let freed: [EntryTable] = lock.withLock {
+        let freed: FreedTables = lock.withLock {
             // A reader that began since then reads the published table, never a retired one.
-            guard state.load(ordering: .acquiring) & Self.readerMask == 0 else { return [] }
+            guard state.load(ordering: .acquiring) & Self.readerMask == 0 else { return nil }
             return takeRetired()
         }
+        Self.destroy(freed)
+    }
+
+    /// Tables a change retired, to be destroyed after the lock: usually none, `nil` (which, unlike an
+    /// empty array, costs no release).
+    typealias FreedTables = [EntryTable]?
+
+    /// Destroys the tables a change retired; never under the lock (see `EntryTable.destroy`).
+    private static func destroy(_ freed: FreedTables) {
+        guard let freed else { return }
         for old in freed { old.destroy() }
     }
 
     /// Under `lock`, with no reader: the retired tables, to be destroyed after the lock.
-    private func takeRetired() -> [EntryTable] {
-        guard !retired.isEmpty else { return [] }
+    private func takeRetired() -> FreedTables {
+        guard !retired.isEmpty else { return nil }
         var taken: [EntryTable] = []
         swap(&taken, &retired)
         state.bitwiseAnd(~Self.hasRetired, ordering: .relaxed)
@@ -361,7 +371,7 @@ final class ObserverList: @unchecked Sendable {
     /// released around it, and an entry's retains take the runtime's slow path (its token refers to
     /// it weakly).
     @inline(__always)
-    private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, [EntryTable]) {
+    private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, FreedTables) {
         var state = self.state.load(ordering: .relaxed)
         while state & Self.readerMask == 0 {
             let (exchanged, current) = self.state.compareExchange(
@@ -395,7 +405,7 @@ final class ObserverList: @unchecked Sendable {
         published.store(table.raw, ordering: .releasing)
         let before = self.state.bitwiseOr(Self.hasRetired, ordering: .acquiringAndReleasing).oldValue
         // Every reader left before the flag was set, so none will free them: this change does.
-        let freed = before & Self.readerMask == 0 ? takeRetired() : []
+        let freed = before & Self.readerMask == 0 ? takeRetired() : nil
         return (result, freed)
     }
 
@@ -409,8 +419,8 @@ final class ObserverList: @unchecked Sendable {
 
     /// Adds `entry` at the end; `false` (and nothing added) if the instance is being deallocated.
     func add(_ entry: ListEntry) -> Bool {
-        let (added, freed): (Bool, [EntryTable]) = lock.withLock {
-            if isEnded { return (false, []) }
+        let (added, freed): (Bool, FreedTables) = lock.withLock {
+            if isEnded { return (false, nil) }
             return change(minimumCapacity: table.count + 1) { table in
                 entry.index = table.count
                 (table.slots + table.count).initialize(to: Unmanaged.passRetained(entry))
@@ -421,16 +431,16 @@ final class ObserverList: @unchecked Sendable {
                 return true
             }
         }
-        for old in freed { old.destroy() }
+        Self.destroy(freed)
         return added
     }
 
     /// Removes `entry` if it is still registered; safe to call any number of times.
     func remove(_ entry: ListEntry) {
-        let (removed, freed): (Unmanaged<ListEntry>?, [EntryTable]) = lock.withLock {
+        let (removed, freed): (Unmanaged<ListEntry>?, FreedTables) = lock.withLock {
             let index = entry.index
             guard !isEnded, index >= 0, index < table.count,
-                  table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque() else { return (nil, []) }
+                  table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque() else { return (nil, nil) }
             return change(minimumCapacity: 0) { table in
                 // Moved out, not copied: released after the lock.
                 let removed = table.slots[index]
@@ -448,7 +458,7 @@ final class ObserverList: @unchecked Sendable {
                 return removed
             }
         }
-        for old in freed { old.destroy() }
+        Self.destroy(freed)
         // Possibly the last reference to the entry and to what its handler captured: after the lock.
         removed?.release()
     }
@@ -467,7 +477,7 @@ final class ObserverList: @unchecked Sendable {
 
     /// Ends the list: called once, by the slot, when the observed instance is deallocated.
     func end() {
-        let (ended, freed): ([Unmanaged<ListEntry>], [EntryTable]) = lock.withLock {
+        let (ended, freed): ([Unmanaged<ListEntry>], FreedTables) = lock.withLock {
             isEnded = true
             return change(minimumCapacity: 0) { table in
                 var taken: [Unmanaged<ListEntry>] = []
@@ -480,7 +490,7 @@ final class ObserverList: @unchecked Sendable {
                 return taken
             }
         }
-        for old in freed { old.destroy() }
+        Self.destroy(freed)
         for entry in ended {
             entry.takeRetainedValue().listEnded()
         }
