@@ -32,25 +32,33 @@ protocol DependencyLink: AnyObject, Sendable {
 final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     private let list: ObserverList
     let dependent: any PathDependent
-    /// The dependent's `leafDelivery` when this link delivers leaf changes.
-    private let leafDelivery: LeafDelivery?
+    /// The dependent's `leafDelivery` when this link delivers leaf changes (`deliversLeaf`), else a
+    /// function never called. Not optional: calling a `let` function in place needs no retain of
+    /// its context, where unwrapping an optional one into a local retained and released it per change.
+    private let leafDelivery: LeafDelivery
+    let deliversLeaf: Bool
     private let wrap: LeafWrap?
     /// `dependent`, which this link holds, unretained: passing the existential retained and released
     /// the observation on every change, and its token's weak reference sends those down the slow path.
     private let target: Unmanaged<AnyObject>
-    var deliversLeaf: Bool { leafDelivery != nil }
 
     init(list: ObserverList, dependent: any PathDependent, leaf: LeafConversion?) {
         self.list = list
         self.dependent = dependent
-        self.leafDelivery = leaf == nil ? nil : dependent.leafDelivery
+        if leaf != nil, let delivery = dependent.leafDelivery {
+            self.leafDelivery = delivery
+            self.deliversLeaf = true
+        } else {
+            self.leafDelivery = Self.noDelivery
+            self.deliversLeaf = false
+        }
         self.wrap = leaf?.wrap
         self.target = Unmanaged.passUnretained(dependent)
         super.init(wantsWillChange: leaf == nil && dependent.wantsWillChange) { entry, _, oldValue, newValue, _ in
             let link = unsafeDowncast(entry, to: PathLink.self)
             if let newValue {
-                if let deliver = link.leafDelivery {
-                    link.target._withUnsafeGuaranteedRef { deliver($0, oldValue, newValue, link.wrap) }
+                if link.deliversLeaf {
+                    link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap) }
                 } else {
                     link.dependent.dependencyDidChange()
                 }
@@ -59,6 +67,8 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
             }
         }
     }
+
+    private static func noDelivery(_: AnyObject, _: UnsafeRawPointer, _: UnsafeRawPointer, _: LeafWrap?) {}
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
