@@ -218,7 +218,8 @@ class DirectObservation: ListEntry, @unchecked Sendable {
     /// object is being deallocated.
     func register(in list: Unmanaged<ObserverList>, onObservedDeallocated: DeallocationHook?) {
         self.list = list.retain()
-        self.onObservedDeallocated = onObservedDeallocated
+        // Only a controller's observations have one: storing a `nil` over the `nil` cost two calls.
+        if let onObservedDeallocated { self.onObservedDeallocated = onObservedDeallocated }
         if !list._withUnsafeGuaranteedRef({ $0.add(self) }) { state.store(0, ordering: .releasing) }
     }
 
