@@ -116,12 +116,17 @@ struct DirectRoute {
     /// Should the key path turn out to be a path instead, its `PathObservation.deliverLeaf`,
     /// specialised by the same caller.
     @usableFromInline let leafDelivery: LeafDelivery
+    /// Told when the observation ends because the observed object was deallocated, whichever kind of
+    /// observation the key path turns out to need.
+    @usableFromInline let onObservedDeallocated: DeallocationHook?
 
     @inlinable
-    init(observation: DirectObservation, slotOffset: Int?, leafDelivery: @escaping LeafDelivery) {
+    init(observation: DirectObservation, slotOffset: Int?, leafDelivery: @escaping LeafDelivery,
+         onObservedDeallocated: DeallocationHook?) {
         self.observation = observation
         self.slotOffset = slotOffset
         self.leafDelivery = leafDelivery
+        self.onObservedDeallocated = onObservedDeallocated
     }
 
     var keyPath: InternedKeyPath { observation.keyPath }
@@ -137,6 +142,7 @@ enum Delivery {
         root: Root,
         keyPath: KeyPath<Root, Value>,
         options: ObservationOptions,
+        onObservedDeallocated: DeallocationHook? = nil,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> DirectRoute {
         let (keyPath, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
@@ -146,12 +152,20 @@ enum Delivery {
             : { notifyDirect(Root.self, Value.self, $0, $1, $2, $3, $4, options: nil) }
         // With the default options, an observation of its own class: a set recognises it by that
         // and calls its handler with the change it built once (see `EntryRun.deliverDidChange`).
-        let observation = options == [.old, .new]
-            ? DefaultOptionsObservation(keyPath: keyPath, handler: handler, notify: notify)
-            : TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
+        // A deallocation hook (controllers, change sequences) makes a class of its own, so that the
+        // others carry no field for it.
+        let observation: DirectObservation = if let onObservedDeallocated {
+            HookedDirectObservation(
+                options: options, keyPath: keyPath, handler: handler, onObservedDeallocated: onObservedDeallocated,
+                notify: notify)
+        } else if options == [.old, .new] {
+            DefaultOptionsObservation(keyPath: keyPath, handler: handler, notify: notify)
+        } else {
+            TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
+        }
         return DirectRoute(observation: observation, slotOffset: slotOffset, leafDelivery: { observation, old, new, wrap in
             unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(old, new, wrap)
-        })
+        }, onObservedDeallocated: onObservedDeallocated)
     }
 
     /// The body of a direct observation's notify function: `entry` is the observation, `object` the
@@ -203,7 +217,6 @@ class DirectObservation: ListEntry, @unchecked Sendable {
     // Retained by hand (released in `deinit`), so that `didCancel` reaches it without a retain and
     // release around the call.
     @exclusivity(unchecked) private var list: Unmanaged<ObserverList>?
-    @exclusivity(unchecked) private var onObservedDeallocated: DeallocationHook?
 
     /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
     @usableFromInline
@@ -216,10 +229,8 @@ class DirectObservation: ListEntry, @unchecked Sendable {
 
     /// Adds the observation to `list`, which its caller keeps alive; it is ended at once if the
     /// object is being deallocated.
-    func register(in list: Unmanaged<ObserverList>, onObservedDeallocated: DeallocationHook?) {
+    func register(in list: Unmanaged<ObserverList>) {
         self.list = list.retain()
-        // Only a controller's observations have one: storing a `nil` over the `nil` cost two calls.
-        if let onObservedDeallocated { self.onObservedDeallocated = onObservedDeallocated }
         if !list._withUnsafeGuaranteedRef({ $0.add(self) }) { state.store(0, ordering: .releasing) }
     }
 
@@ -229,7 +240,7 @@ class DirectObservation: ListEntry, @unchecked Sendable {
     }
 
     override func listEnded() {
-        if claimEnd() { onObservedDeallocated?() }
+        _ = claimEnd()
     }
 
     deinit {
@@ -264,5 +275,24 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
          notify: @escaping EntryNotification) {
         super.init(options: [.old, .new], keyPath: keyPath, handler: handler,
                    directClass: DefaultOptionsObservation<Root, Value>.self, notify: notify)
+    }
+}
+
+/// A direct observation told when its observed object is deallocated (a controller's, a change
+/// sequence's). A class of its own so that the other observations have no field for the hook
+/// (16 bytes each); its default-options observations go through `notify` like any other kind.
+@usableFromInline
+final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
+    @usableFromInline let onObservedDeallocated: DeallocationHook
+
+    @inlinable
+    init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+         onObservedDeallocated: @escaping DeallocationHook, notify: @escaping EntryNotification) {
+        self.onObservedDeallocated = onObservedDeallocated
+        super.init(options: options, keyPath: keyPath, handler: handler, notify: notify)
+    }
+
+    override func listEnded() {
+        if claimEnd() { onObservedDeallocated() }
     }
 }

@@ -71,7 +71,7 @@ extension KeyValueObservable {
     ) -> ObservationToken {
         // Inlinable so that the notify function is specialised here, for the concrete Self and Value.
         let observation = Registration.observe(
-            self, keyPath, options: options, onObservedDeallocated: nil, handler: handler,
+            self, keyPath, options: options, handler: handler,
             direct: Delivery.direct(root: self, keyPath: keyPath, options: options, handler: handler))
         return ObservationToken(observation)
     }
@@ -89,7 +89,6 @@ enum Registration {
     @usableFromInline
     static func observe<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions,
-        onObservedDeallocated: DeallocationHook?,
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
         direct: DirectRoute
     ) -> ObservationCore {
@@ -98,7 +97,7 @@ enum Registration {
                 .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
             // `root`, which the caller holds, owns the slot and the slot the list.
             let observation = observeDirectly(
-                slot.pointee.unretainedObservers(), onObservedDeallocated: onObservedDeallocated, direct: direct)
+                slot.pointee.unretainedObservers(), direct: direct)
             if options.contains(.initial), observation.isActive {
                 deliverInitial(Tracking.value(root, keyPath), of: root, options: options, keyPath: direct.keyPath, handler)
             }
@@ -108,7 +107,7 @@ enum Registration {
         if let list = accesses.directList(of: root, keyPath) {
             direct.keyPath.learnDirectSlot(of: root, list: list)
             let observation = withExtendedLifetime(list) {
-                observeDirectly(Unmanaged.passUnretained(list), onObservedDeallocated: onObservedDeallocated, direct: direct)
+                observeDirectly(Unmanaged.passUnretained(list), direct: direct)
             }
             if options.contains(.initial), observation.isActive {
                 deliverInitial(value, of: root, options: options, keyPath: direct.keyPath, handler)
@@ -118,7 +117,7 @@ enum Registration {
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(keyPath) }
         return observePath(
             root, keyPath: direct.keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
-            onObservedDeallocated: onObservedDeallocated, leafDelivery: direct.leafDelivery, handler: handler)
+            onObservedDeallocated: direct.onObservedDeallocated, leafDelivery: direct.leafDelivery, handler: handler)
     }
 
     /// Delivers `.initial`. Out of line: the `ObservedChange<Value>` type metadata it needs (this code is
@@ -134,9 +133,9 @@ enum Registration {
 
     /// Registers the direct observation in `list`. Not generic: no type metadata is needed to register.
     private static func observeDirectly(
-        _ list: Unmanaged<ObserverList>, onObservedDeallocated: DeallocationHook?, direct: DirectRoute
+        _ list: Unmanaged<ObserverList>, direct: DirectRoute
     ) -> DirectObservation {
-        direct.observation.register(in: list, onObservedDeallocated: onObservedDeallocated)
+        direct.observation.register(in: list)
         return direct.observation
     }
 

@@ -98,8 +98,9 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
                 handler(observer, object, change)
             }
             return Registration.observe(
-                object, keyPath, options: options, onObservedDeallocated: onDeallocated, handler: gated,
-                direct: Delivery.direct(root: object, keyPath: keyPath, options: options, handler: gated))
+                object, keyPath, options: options, handler: gated,
+                direct: Delivery.direct(
+                    root: object, keyPath: keyPath, options: options, onObservedDeallocated: onDeallocated, handler: gated))
         }
     }
 
@@ -355,8 +356,9 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                     mutation: change.mutation))
             }
             return Registration.observe(
-                root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated,
-                direct: Delivery.direct(root: root, keyPath: self, options: options, handler: gated))
+                root, self, options: options, handler: gated,
+                direct: Delivery.direct(
+                    root: root, keyPath: self, options: options, onObservedDeallocated: onDeallocated, handler: gated))
         }
     }
 }

@@ -198,6 +198,32 @@ struct ObservationControllerTests {
         #expect(weakPerson == nil)
     }
 
+    @Test("the observer is told of the death of an object observed only through direct key paths, with each kind of options",
+          arguments: [ObservationOptions([.old, .new]), [.new], [.initial, .prior, .new]])
+    func deathToldThroughDirectObservations(options: ObservationOptions) {
+        final class Log: @unchecked Sendable { var deallocated: [ObjectIdentifier] = [] }
+        let log = Log()
+        let view = ProfileView()
+        let controller = ObservationController(observer: view, retainsObserved: false) { _, object in
+            log.deallocated.append(object)
+        }
+        weak var weakPerson: Person?
+        var expectedID: ObjectIdentifier?
+        var heard = 0
+        do {
+            let person = Person()
+            weakPerson = person
+            expectedID = ObjectIdentifier(person)
+            controller.observe(person, \.age, options: options) { _, _, _ in heard += 1 }
+            controller.observe(person, \.name, options: options) { _, _, _ in heard += 1 }
+            person.age = 1
+        }
+        #expect(heard > 0)
+        #expect(weakPerson == nil)
+        #expect(log.deallocated == [expectedID!])
+        #expect(controller.observedObjects.isEmpty)
+    }
+
     @Test("a non-retaining controller: the observed object dies, its observations end, the observer is told once")
     func nonRetainingObservedDies() {
         final class Log: @unchecked Sendable { var deallocated: [ObjectIdentifier] = [] }
