@@ -51,19 +51,7 @@ class ObservationCore: @unchecked Sendable {
     /// `cancel()` calls on one token at once) is waited for, so that on return the observation is
     /// ended either way. Lock-free on the token's side; see the type's documentation.
     final func claimCancel() -> Bool {
-        var current = state.load(ordering: .acquiring)
-        while true {
-            if current == 0 { return false }
-            if current == Self.cancelling {
-                Self.pause()
-                current = state.load(ordering: .acquiring)
-                continue
-            }
-            let (exchanged, now) = state.compareExchange(
-                expected: current, desired: Self.cancelling, ordering: .acquiringAndReleasing)
-            if exchanged { return true }
-            current = now
-        }
+        claim(settingTo: Self.cancelling)
     }
 
     /// For a token, after `claimCancel` succeeded and with the observation retained: ends it and
@@ -76,15 +64,22 @@ class ObservationCore: @unchecked Sendable {
     /// Ends the observation for any reason but a token's cancel: `true` for the call that ended it.
     /// Waits while a token holds a claim (which it drops after a few instructions).
     final func claimEnd() -> Bool {
+        claim(settingTo: 0)
+    }
+
+    /// Moves an active `state` to `newState`: `false` if it had ended; waits while another thread
+    /// holds a cancellation claim (a few instructions), yielding in case it was preempted.
+    private final func claim(settingTo newState: UInt) -> Bool {
         var current = state.load(ordering: .acquiring)
         while true {
             if current == 0 { return false }
             if current == Self.cancelling {
-                Self.pause()
+                sched_yield()
                 current = state.load(ordering: .acquiring)
                 continue
             }
-            let (exchanged, now) = state.compareExchange(expected: current, desired: 0, ordering: .acquiringAndReleasing)
+            let (exchanged, now) = state.compareExchange(
+                expected: current, desired: newState, ordering: .acquiringAndReleasing)
             if exchanged { return true }
             current = now
         }
@@ -92,11 +87,6 @@ class ObservationCore: @unchecked Sendable {
 
     /// Undoes the registration after `finishCancel` ended the observation. Overridden.
     func didCancel() {}
-
-    /// Between two looks at a claimed `state`: the claimer may have been preempted.
-    private static func pause() {
-        sched_yield()
-    }
 }
 
 /// Told once when an observation ends because its observed object was deallocated (never when it

@@ -87,9 +87,8 @@ struct EntryRun {
     }
 
     /// Delivers the change after the store. Specialised in the caller's module and inlined in the
-    /// setter. Calls each entry without retaining it (retaining each entry cost more than the rest
-    /// of a notification: entries are weakly referenced by their tokens, which sends their retains
-    /// and releases down the runtime's slow side-table path).
+    /// setter. Calls each entry without retaining it: the list's reader count keeps the entries
+    /// alive, and a retain and release would be two atomic operations per observer.
     ///
     /// Direct observations made through `Object` itself with the default options
     /// (`DefaultOptionsObservation<Object, Value>`, recognised by the class in their `state`) all receive the same
@@ -374,8 +373,7 @@ final class ObserverList: @unchecked Sendable {
     /// Runs `body` on the list's table, under `lock`: in place when no set is reading, else on a copy
     /// that then replaces it. Returns what `body` returns and the tables to destroy after the lock.
     /// Always inlined: as a call, its closure's captures (the entry, the list) were retained and
-    /// released around it, and an entry's retains take the runtime's slow path (its token refers to
-    /// it weakly).
+    /// released around it.
     @inline(__always)
     private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, FreedTables) {
         var state = self.state.load(ordering: .relaxed)

@@ -39,7 +39,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     let deliversLeaf: Bool
     private let wrap: LeafWrap?
     /// `dependent`, which this link holds, unretained: passing the existential retained and released
-    /// the observation on every change, and its token's weak reference sends those down the slow path.
+    /// the observation on every change.
     private let target: Unmanaged<AnyObject>
 
     init(list: ObserverList, dependent: any PathDependent, leaf: LeafConversion?) {
@@ -287,16 +287,16 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
     }
 
     func dependencyEnded(_ link: any DependencyLink) {
-        let removed = lock.withLock { () -> (any DependencyLink)? in
-            guard let index = links.firstIndex(where: { $0 === link }) else { return nil }
-            return links.remove(at: index)
+        let (removed, unlinked) = lock.withLock { () -> ((any DependencyLink)?, Bool) in
+            guard let index = links.firstIndex(where: { $0 === link }) else { return (nil, links.isEmpty) }
+            return (links.remove(at: index), links.isEmpty)
         }
         // Weak references read nil from the moment deinitialisation starts, so a root that is being
         // deallocated (the usual reason a list ends) ends the observation here; so does the loss
         // of the last dependency (nothing could notify again). Before the link is released.
         if root == nil {
             endForDeallocatedRoot()
-        } else if lock.withLock({ links.isEmpty }) {
+        } else if unlinked {
             end()
         }
         withExtendedLifetime(removed) {}

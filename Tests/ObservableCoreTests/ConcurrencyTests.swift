@@ -215,58 +215,63 @@ struct ConcurrencyTests {
     @Test("observed objects and tokens released on different threads at once: everything is freed")
     func lifetimesEndOnDifferentThreads() {
         let iterations = 300
-        let freed = Counter()
+        var freed = 0
         for _ in 0..<iterations {
-            let person = Locked<Person?>(Person())
-            let canary = Canary()
-            weak var weakCanary: Canary?
-            weakCanary = canary
-            weak var weakPerson: Person?
-            weakPerson = person.withLock { $0 }
-            let tokens = Locked<[ObservationToken]>(person.withLock { person in
-                [
-                    person!.observe(\.age) { _, _ in withExtendedLifetime(canary) {} },
-                    person!.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} },
-                ]
-            })
-            runConcurrently([
+            let round = raceLifetimes(observe: { person, canary in
+                Locked<[ObservationToken]>([
+                    person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} },
+                    person.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} },
+                ])
+            }, roles: { person, tokens in [
                 { person.withLock { $0 = nil } },
                 { tokens.withLock { $0.forEach { $0.cancel() } } },
                 { tokens.withLock { $0 = [] } },
-            ])
-            _ = consume canary
-            if weakPerson == nil && weakCanary == nil { freed.increment() }
+            ] })
+            if round.freed { freed += 1 }
         }
-        #expect(freed.current == iterations)
+        #expect(freed == iterations)
     }
 
     @Test("one token cancelled from two threads while its object dies on a third: each cancel returns with the observation ended, everything freed")
     func cancelsRaceEachOtherAndTheObjectsDeath() {
         let iterations = 400
-        let freed = Counter()
+        var freed = 0
         let endedOnReturn = Counter()
-        for round in 0..<iterations {
-            let person = Locked<Person?>(Person())
-            let canary = Canary()
-            weak var weakCanary: Canary?
-            weakCanary = canary
-            weak var weakPerson: Person?
-            weakPerson = person.withLock { $0 }
+        for index in 0..<iterations {
             // Alternately a direct observation and a path observation (the two kinds a token refers to).
-            let token = person.withLock { person in
-                round.isMultiple(of: 2)
-                    ? person!.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
-                    : person!.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} }
-            }
-            let cancel: @Sendable () -> Void = {
-                token.cancel()
-                if !token.isActive { endedOnReturn.increment() }
-            }
-            runConcurrently([cancel, cancel, { person.withLock { $0 = nil } }])
-            _ = consume canary
-            if weakPerson == nil && weakCanary == nil && !token.isActive { freed.increment() }
+            let round = raceLifetimes(observe: { person, canary in
+                index.isMultiple(of: 2)
+                    ? person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
+                    : person.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} }
+            }, roles: { person, token in
+                let cancel: @Sendable () -> Void = {
+                    token.cancel()
+                    if !token.isActive { endedOnReturn.increment() }
+                }
+                return [cancel, cancel, { person.withLock { $0 = nil } }]
+            })
+            if round.freed && !round.tokens.isActive { freed += 1 }
         }
         #expect(endedOnReturn.current == 2 * iterations)
-        #expect(freed.current == iterations)
+        #expect(freed == iterations)
+    }
+
+    /// One round of a lifetime race: a person shared between threads, observed by `observe` with
+    /// handlers that capture a canary; runs `roles` at once, and tells whether the person and the
+    /// canary were both freed afterwards.
+    private func raceLifetimes<Tokens: Sendable>(
+        observe: (Person, Canary) -> Tokens,
+        roles: (Locked<Person?>, Tokens) -> [@Sendable () -> Void]
+    ) -> (freed: Bool, tokens: Tokens) {
+        let person = Locked<Person?>(Person())
+        let canary = Canary()
+        weak var weakCanary: Canary?
+        weakCanary = canary
+        weak var weakPerson: Person?
+        weakPerson = person.withLock { $0 }
+        let tokens = person.withLock { observe($0!, canary) }
+        runConcurrently(roles(person, tokens))
+        _ = consume canary
+        return (weakPerson == nil && weakCanary == nil, tokens)
     }
 }
