@@ -28,17 +28,16 @@ import Android
 /// reference's creation, loads and destruction cost about 450 instructions of an observe + cancel pair.
 @usableFromInline
 class ObservationCore: @unchecked Sendable {
-    /// `0` once ended (cancelled, or its observed object deallocated); `cancelling` while a token
-    /// cancels it; otherwise active: for a `DefaultOptionsObservation` the address of its class
-    /// (see `EntryRun.deliverDidChange`), `1` for all others.
+    /// `1` while active, `cancelling` while a token cancels it, `0` once ended (cancelled, or its
+    /// observed object deallocated). One byte, so that the subclasses' small fields share its word.
     @usableFromInline
-    final let state: Atomic<UInt>
+    final let state: Atomic<UInt8>
 
-    @inlinable static var cancelling: UInt { 2 }
+    @inlinable static var cancelling: UInt8 { 2 }
 
     @usableFromInline
-    init(state: UInt) {
-        self.state = Atomic(state)
+    init() {
+        self.state = Atomic(1)
     }
 
     /// `false` once cancelled or once the observed object was deallocated.
@@ -69,7 +68,7 @@ class ObservationCore: @unchecked Sendable {
 
     /// Moves an active `state` to `newState`: `false` if it had ended; waits while another thread
     /// holds a cancellation claim (a few instructions), yielding in case it was preempted.
-    private final func claim(settingTo newState: UInt) -> Bool {
+    private final func claim(settingTo newState: UInt8) -> Bool {
         var current = state.load(ordering: .acquiring)
         while true {
             if current == 0 { return false }
@@ -198,9 +197,8 @@ enum Delivery {
 /// handler lives in the subclass that function knows.
 @usableFromInline
 class DirectObservation: ListEntry, @unchecked Sendable {
-    // Small fields first: they fill the padding after the superclass's. Whether the observation is
-    // active is the superclass's `state` (non-zero while active).
-    @usableFromInline let options: ObservationOptions
+    // Whether the observation is active is `ObservationCore.state`; its options are
+    // `ListEntry.options` (they fill the padding after `state`).
     @usableFromInline let keyPath: InternedKeyPath
     // Written once by `register`, before the list publishes the observation (under the list's lock);
     // read after that only.
@@ -210,11 +208,9 @@ class DirectObservation: ListEntry, @unchecked Sendable {
 
     /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
     @usableFromInline
-    init(options: ObservationOptions, keyPath: InternedKeyPath, directClass: AnyClass? = nil,
-         notify: @escaping EntryNotification) {
-        self.options = options
+    init(options: ObservationOptions, keyPath: InternedKeyPath, notify: @escaping EntryNotification) {
         self.keyPath = keyPath
-        super.init(wantsWillChange: options.contains(.prior), directClass: directClass, notify: notify)
+        super.init(options: options, wantsWillChange: options.contains(.prior), notify: notify)
     }
 
     /// Adds the observation to `list`, which its caller keeps alive; it is ended at once if the
@@ -246,25 +242,23 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchec
 
     @inlinable
     init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
-         directClass: AnyClass? = nil, notify: @escaping EntryNotification) {
+         notify: @escaping EntryNotification) {
         self.handler = handler
-        super.init(options: options, keyPath: keyPath, directClass: directClass, notify: notify)
+        super.init(options: options, keyPath: keyPath, notify: notify)
     }
 }
 
 /// A direct observation with the default options (`[.old, .new]`).
 ///
-/// A set whose object is statically a `Root` recognises it by its class, kept in `state` while the
-/// observation is active (so no type is assumed), and
-/// calls its handler itself, with the change it built once for all such observations (see
+/// A set whose object is statically a `Root` recognises it by its class (so no type is assumed)
+/// and, while it is active, calls its handler itself, with the change it built once for all such observations (see
 /// `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for any observation.
 @usableFromInline
 final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
     @inlinable
     init(keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
          notify: @escaping EntryNotification) {
-        super.init(options: [.old, .new], keyPath: keyPath, handler: handler,
-                   directClass: DefaultOptionsObservation<Root, Value>.self, notify: notify)
+        super.init(options: [.old, .new], keyPath: keyPath, handler: handler, notify: notify)
     }
 }
 

@@ -21,15 +21,26 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     // Not a `weak` reference (that allocated a side table per observation and cost about 450
     // instructions of an observe + cancel pair): the token keeps the observation's memory, never
     // its contents, and retains it only after claiming it (see `ObservationCore`).
-    /// Keeps the observation's memory allocated; never read.
+    //
+    // One word, so that a token is a malloc chunk of 32 bytes: the `unowned` reference keeps the
+    // observation's memory allocated, and its storage, the observation's address, is read as an
+    // unmanaged reference (`observation`): loading the unowned reference itself would trap once the
+    // observation has been deinitialised, which is when a token still looks at its `state`.
+    /// Keeps the observation's memory allocated; read through `observation` only.
     private unowned let memory: ObservationCore
+
     /// The observation, possibly deinitialised: only its `state` is read before a claim succeeds.
-    private let observation: Unmanaged<ObservationCore>
+    private var observation: Unmanaged<ObservationCore> {
+        // `memory` is the token's only stored property, and the storage of an unowned reference to
+        // a native Swift class is the object's address (checked in `init`).
+        Unmanaged.fromOpaque(_getUnsafePointerToStoredProperties(self).load(as: UnsafeRawPointer.self))
+    }
 
     @usableFromInline
     init(_ observation: borrowing ObservationCore) {
         self.memory = copy observation
-        self.observation = Unmanaged.passUnretained(copy observation)
+        assert(self.observation.toOpaque() == Unmanaged.passUnretained(copy observation).toOpaque(),
+               "an unowned reference is stored as the object's address")
     }
 
     deinit {
@@ -37,7 +48,11 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     }
 
     /// Ends the observation. Calling it again, or after the observed object died, does nothing.
+    // The token's address is taken only to read its stored property (see `observation`): declared,
+    // so that a token that does not escape its caller can still live on the caller's stack.
+    @_effects(notEscaping self)
     public func cancel() {
+        let observation = self.observation
         guard observation._withUnsafeGuaranteedRef({ $0.claimCancel() }) else { return }
         // Claimed: alive until `finishCancel` clears the claim, and retained before that.
         let retained = observation.retain()
@@ -48,7 +63,10 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     /// `true` until the observation is cancelled or its observed object is deallocated; `false` from
     /// the start when the key path reads no `@Observed` property (nothing could ever notify).
     public var isActive: Bool {
-        observation._withUnsafeGuaranteedRef { $0.isActive }
+        @_effects(notEscaping self)
+        get {
+            observation._withUnsafeGuaranteedRef { $0.isActive }
+        }
     }
 
     /// Keeps the token in `set`; the observation lasts until the token is removed from it.

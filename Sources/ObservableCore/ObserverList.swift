@@ -27,20 +27,24 @@ typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRaw
 /// generic metadata at run time.
 ///
 /// Its `state` (from `ObservationCore`) is `0` once the entry has ended (a direct observation
-/// cancelled, or its object deallocated); while it lasts, the class of a `DefaultOptionsObservation`,
-/// whose handler a set calls itself when that is the class it looks for (see
-/// `EntryRun.deliverDidChange`), or `1` for the others. One word, so a set tells "a live observation
-/// it may call directly" with one load and compare. (A path link's stays `1`.)
+/// cancelled, or its object deallocated). A set recognises a `DefaultOptionsObservation`, whose
+/// handler it calls itself, by its class (see `EntryRun.deliverDidChange`).
+///
+/// Layout: the small fields fill the word of `ObservationCore.state`, so that a default-options
+/// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `wantsWillChange`,
+/// `options` and the index 8, `notify` 16, key path 8, list 8, handler 16.
 @usableFromInline
 class ListEntry: ObservationCore, @unchecked Sendable {
-    // The index 32 bits wide, so that an entry is no larger than it was before `state`.
-    /// Called for each change the entry hears about, with the entry itself.
-    @usableFromInline
-    final let notify: EntryNotification
-    private final var storedIndex: Int32 = -1
     /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
     @usableFromInline
     final let wantsWillChange: Bool
+    /// A direct observation's options (a path link's are empty).
+    @usableFromInline
+    final let options: ObservationOptions
+    private final var storedIndex: Int32 = -1
+    /// Called for each change the entry hears about, with the entry itself.
+    @usableFromInline
+    final let notify: EntryNotification
 
     /// Position in the owning list's table (`-1` when in none); guarded by that list's lock.
     final var index: Int {
@@ -48,10 +52,11 @@ class ListEntry: ObservationCore, @unchecked Sendable {
         set { storedIndex = Int32(newValue) }   // a table holds fewer than 2³¹ entries
     }
 
-    init(wantsWillChange: Bool, directClass: AnyClass? = nil, notify: @escaping EntryNotification) {
-        self.notify = notify
+    init(options: ObservationOptions, wantsWillChange: Bool, notify: @escaping EntryNotification) {
         self.wantsWillChange = wantsWillChange
-        super.init(state: directClass.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 1)
+        self.options = options
+        self.notify = notify
+        super.init()
     }
 
     /// The observed instance was deallocated; the list has already dropped this entry.
@@ -91,7 +96,7 @@ struct EntryRun {
     /// alive, and a retain and release would be two atomic operations per observer.
     ///
     /// Direct observations made through `Object` itself with the default options
-    /// (`DefaultOptionsObservation<Object, Value>`, recognised by the class in their `state`) all receive the same
+    /// (`DefaultOptionsObservation<Object, Value>`, recognised by their class) all receive the same
     /// change: it is built once, at the first of them, and their handlers are called from here with
     /// it, so a set makes one indirect call per such observer instead of two and builds one change
     /// instead of one each. Its key path is set to each observation's own before the call (they are
@@ -106,13 +111,16 @@ struct EntryRun {
         withUnsafePointer(to: oldValue) { old in
             withUnsafePointer(to: newValue) { new in
                 let old = UnsafeRawPointer(old), new = UnsafeRawPointer(new)
-                // A live `DefaultOptionsObservation<Object, Value>` has its class in `state`.
-                let sharing = UInt(bitPattern: ObjectIdentifier(DefaultOptionsObservation<Object, Value>.self))
+                let sharing = ObjectIdentifier(DefaultOptionsObservation<Object, Value>.self)
+                // A live `DefaultOptionsObservation<Object, Value>`.
+                func shares(_ entry: ListEntry) -> Bool {
+                    ObjectIdentifier(type(of: entry)) == sharing && entry.state.load(ordering: .acquiring) != 0
+                }
                 var index = 0
                 // Up to the first entry that shares the change.
                 while index < count {
                     if let entry = slots[index] {
-                        if entry._withUnsafeGuaranteedRef({ $0.state.load(ordering: .acquiring) == sharing }) { break }
+                        if entry._withUnsafeGuaranteedRef(shares) { break }
                         entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation) }
                     }
                     index += 1
@@ -126,7 +134,7 @@ struct EntryRun {
                 }
                 while index < count {
                     slots[index]?._withUnsafeGuaranteedRef { entry in
-                        if entry.state.load(ordering: .acquiring) == sharing {
+                        if shares(entry) {
                             // Live, and its class says that the handler takes an `Object` and a change of
                             // `Value`. (Ended ones go to `notify`, which does nothing for them.)
                             let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)

@@ -54,7 +54,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
         }
         self.wrap = leaf?.wrap
         self.target = Unmanaged.passUnretained(dependent)
-        super.init(wantsWillChange: leaf == nil && dependent.wantsWillChange) { entry, _, oldValue, newValue, _ in
+        super.init(options: [], wantsWillChange: leaf == nil && dependent.wantsWillChange) { entry, _, oldValue, newValue, _ in
             let link = unsafeDowncast(entry, to: PathLink.self)
             if let newValue {
                 if link.deliversLeaf {
@@ -131,7 +131,7 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
         self.onObservedDeallocated = onObservedDeallocated
         self.leafDelivery = options.contains(.prior) ? nil : leafDelivery
         self.handler = handler
-        super.init(state: 1)
+        super.init()
     }
 
     var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
