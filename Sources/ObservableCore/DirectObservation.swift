@@ -152,8 +152,8 @@ enum Delivery {
         } else {
             TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
         }
-        return DirectRoute(observation: observation, slotOffset: slotOffset, leafDelivery: { observation, old, new, wrap in
-            unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(old, new, wrap)
+        return DirectRoute(observation: observation, slotOffset: slotOffset, leafDelivery: { observation, old, new, wrap, wraps in
+            unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(old, new, wrap, wraps: wraps)
         }, onObservedDeallocated: onObservedDeallocated)
     }
 

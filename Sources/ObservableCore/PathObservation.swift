@@ -37,7 +37,10 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     /// its context, where unwrapping an optional one into a local retained and released it per change.
     private let leafDelivery: LeafDelivery
     let deliversLeaf: Bool
-    private let wrap: LeafWrap?
+    /// The leaf conversion's `wrap` when it has one (`wraps`), else a function never called (not
+    /// optional, like `leafDelivery`).
+    private let wrap: LeafWrap
+    private let wraps: Bool
     /// `dependent`, which this link holds, unretained: passing the existential retained and released
     /// the observation on every change.
     private let target: Unmanaged<AnyObject>
@@ -52,13 +55,19 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
             self.leafDelivery = Self.noDelivery
             self.deliversLeaf = false
         }
-        self.wrap = leaf?.wrap
+        if let wrap = leaf?.wrap {
+            self.wrap = wrap
+            self.wraps = true
+        } else {
+            self.wrap = Self.noWrap
+            self.wraps = false
+        }
         self.target = Unmanaged.passUnretained(dependent)
         super.init(options: [], wantsWillChange: leaf == nil && dependent.wantsWillChange) { entry, _, oldValue, newValue, _ in
             let link = unsafeDowncast(entry, to: PathLink.self)
             if let newValue {
                 if link.deliversLeaf {
-                    link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap) }
+                    link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap, link.wraps) }
                 } else {
                     link.dependent.dependencyDidChange()
                 }
@@ -68,7 +77,8 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
         }
     }
 
-    private static func noDelivery(_: AnyObject, _: UnsafeRawPointer, _: UnsafeRawPointer, _: LeafWrap?) {}
+    private static func noDelivery(_: AnyObject, _: UnsafeRawPointer, _: UnsafeRawPointer, _: LeafWrap, _: Bool) {}
+    private static func noWrap(_: UnsafeRawPointer, _: UnsafeMutableRawPointer) {}
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
@@ -166,9 +176,9 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
     /// that property's type: the path's value is that value, or (`wrap`) that value made optional.
     /// Specialised where `observe` is called, through the `leafDelivery` function built there.
     @inlinable
-    func deliverLeaf(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ wrap: LeafWrap?) {
+    func deliverLeaf(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ wrap: LeafWrap, wraps: Bool) {
         guard isActive, let root else { return }
-        if let wrap {
+        if wraps {
             withUnsafeTemporaryAllocation(of: Value.self, capacity: 2) { values in
                 let base = values.baseAddress.unsafelyUnwrapped
                 wrap(old, UnsafeMutableRawPointer(base))

@@ -160,7 +160,8 @@ struct LeafConversion {
 }
 
 /// Delivers a change of a proven path's last property to its observation (the first argument), with
-/// the setter's old and new values and the conversion's `wrap`: `PathObservation.deliverLeaf`,
-/// specialised by the `@inlinable` caller of `observe`.
+/// the setter's old and new values, the conversion's `wrap` and whether there is one (a function is
+/// always passed: unwrapping an optional function retained and released its context per change):
+/// `PathObservation.deliverLeaf`, specialised by the `@inlinable` caller of `observe`.
 @usableFromInline
-typealias LeafDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer, LeafWrap?) -> Void
+typealias LeafDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer, LeafWrap, Bool) -> Void
