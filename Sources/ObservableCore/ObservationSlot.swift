@@ -25,17 +25,18 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     /// `true` once the property has been observed on this instance. The setter's fast path.
     @inlinable
     public var _$isObserved: Bool {
-        _isObserved()
+        _listAddress() != nil
     }
 
-    /// Out of line and `readonly` rather than an inline atomic load: Swift's ARC optimiser treats an
-    /// atomic instruction as a barrier and would retain and release the object around every set;
-    /// a `readonly` call is no barrier, and cannot be moved across the writes or calls that register
-    /// an observation, so a set after `observe` always sees it.
+    /// The list's address, or `nil`: the setter's test. Out of line and `readonly` rather than an
+    /// inline atomic load: Swift's ARC optimiser treats an atomic instruction as a barrier and would
+    /// retain and release the object around every set; a `readonly` call is no barrier, and cannot be
+    /// moved across the writes or calls that register an observation, so a set after `observe` always
+    /// sees it. Returns the address rather than a `Bool` so that it is one load (the caller tests it).
     @usableFromInline
     @_effects(readonly) @inline(never)
-    func _isObserved() -> Bool {
-        list.load(ordering: .relaxed) != nil
+    func _listAddress() -> UnsafeRawPointer? {
+        list.load(ordering: .relaxed).map { UnsafeRawPointer($0.toOpaque()) }
     }
 
     /// Reports a read of the property to the current thread's tracking frame, if there is one.
@@ -129,7 +130,7 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
 
     /// Inlined into the setter's slow path, with the delivery loop and the end of the read: the
     /// calls they replace were a fifth of a one-observer set (180 → 128 instructions). The fast path
-    /// (`_isObserved`) stays an out-of-line `readonly` call.
+    /// (`_listAddress`) stays an out-of-line `readonly` call.
     @inlinable
     func _$snapshot() -> _$Snapshot? {
         // The slot owns the list for as long as the instance lives, and the setter holds the instance:
