@@ -126,14 +126,20 @@ struct EntryRun {
                     index += 1
                 }
                 guard index < count else { return }
+                // The first one, just tested: built with its key path and called without a second test.
                 var change = slots[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { entry in
-                    ObservedChange(
+                    let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
+                    let change = ObservedChange(
                         kind: mutation?.kind ?? .setting, oldValue: oldValue, newValue: newValue, isPrior: false,
-                        keyPath: unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self).keyPath,
-                        mutation: mutation)
+                        keyPath: observation.keyPath, mutation: mutation)
+                    observation.handler(object, change)
+                    return change
                 }
-                while index < count {
-                    slots[index]?._withUnsafeGuaranteedRef { entry in
+                // The rest, walked by address: kept in registers across the calls.
+                let end = slots + count
+                var slot = slots + index + 1
+                while slot < end {
+                    slot.pointee?._withUnsafeGuaranteedRef { entry in
                         if shares(entry) {
                             // Live, and its class says that the handler takes an `Object` and a change of
                             // `Value`. (Ended ones go to `notify`, which does nothing for them.)
@@ -144,7 +150,7 @@ struct EntryRun {
                             entry.notify(entry, object, old, new, mutation)
                         }
                     }
-                    index += 1
+                    slot += 1
                 }
             }
         }
