@@ -9,9 +9,9 @@ import Musl
 import Android
 #endif
 
-/// What a token refers to: an observation that can be cancelled, with the state word that says
-/// whether it is still active. The base of the direct observations (through `ListEntry`, whose
-/// entries all carry the word) and of the path observations.
+/// What a token refers to: an observation that can be cancelled, with the `state` that says whether
+/// it is still active. The base of the direct observations (through `ListEntry`, whose entries all
+/// carry it) and of the path observations.
 ///
 /// A token does not keep its observation alive: the observed side owns it (see `ObservationToken`).
 /// The token keeps only the object's *memory* (an `unowned` reference), so it may look at `state`
@@ -210,7 +210,7 @@ class DirectObservation: ListEntry, @unchecked Sendable {
     @usableFromInline
     init(options: ObservationOptions, keyPath: InternedKeyPath, notify: @escaping EntryNotification) {
         self.keyPath = keyPath
-        super.init(options: options, wantsWillChange: options.contains(.prior), notify: notify)
+        super.init(options: options, notify: notify)
     }
 
     /// Adds the observation to `list`, which its caller keeps alive; it is ended at once if the

@@ -31,14 +31,12 @@ typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRaw
 /// handler it calls itself, by its class (see `EntryRun.deliverDidChange`).
 ///
 /// Layout: the small fields fill the word of `ObservationCore.state`, so that a default-options
-/// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `wantsWillChange`,
-/// `options` and the index 8, `notify` 16, key path 8, list 8, handler 16.
+/// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `options` and the index 8,
+/// `notify` 16, key path 8, list 8, handler 16.
 @usableFromInline
 class ListEntry: ObservationCore, @unchecked Sendable {
-    /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
-    @usableFromInline
-    final let wantsWillChange: Bool
-    /// A direct observation's options (a path link's are empty).
+    /// A direct observation's options; a path link's are `.prior` when it wants `willChange`, else
+    /// none.
     @usableFromInline
     final let options: ObservationOptions
     private final var storedIndex: Int32 = -1
@@ -52,8 +50,11 @@ class ListEntry: ObservationCore, @unchecked Sendable {
         set { storedIndex = Int32(newValue) }   // a table holds fewer than 2³¹ entries
     }
 
-    init(options: ObservationOptions, wantsWillChange: Bool, notify: @escaping EntryNotification) {
-        self.wantsWillChange = wantsWillChange
+    /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
+    @inlinable
+    final var wantsWillChange: Bool { options.contains(.prior) }
+
+    init(options: ObservationOptions, notify: @escaping EntryNotification) {
         self.options = options
         self.notify = notify
         super.init()

@@ -63,7 +63,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
             self.wraps = false
         }
         self.target = Unmanaged.passUnretained(dependent)
-        super.init(options: [], wantsWillChange: leaf == nil && dependent.wantsWillChange) { entry, _, oldValue, newValue, _ in
+        super.init(options: leaf == nil && dependent.wantsWillChange ? .prior : []) { entry, _, oldValue, newValue, _ in
             let link = unsafeDowncast(entry, to: PathLink.self)
             if let newValue {
                 if link.deliversLeaf {
