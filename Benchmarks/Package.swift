@@ -18,10 +18,13 @@ let package = Package(
     targets: [
         // mallinfo2(), for heap bytes per instance and per observation.
         .target(name: "CHeapInfo"),
+        // A C loop doing the least a set with N observers must do: a reference point, not a contender.
+        .target(name: "CReference"),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
                 "CHeapInfo",
+                "CReference",
                 .product(name: "ObservableCore", package: rootPackage),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]

@@ -2,6 +2,7 @@ import Dispatch
 import Observation
 import ObservableCore
 import OpenCombine
+import CReference
 
 // Names used by the target checks in main.swift.
 enum Name {
@@ -11,6 +12,8 @@ enum Name {
     static let observation = "Observation @Observable"
     static let published = "OpenCombine @Published"
     static let branch = "hand-written: stored property + never-taken out-of-line call"
+    static let weakRootReference = "reference: the direct change, its handler also loading a weak root"
+    static let cReference = "reference: C loop, the same checks, one indirect call per observer"
 }
 
 /// Objects read and written round-robin, so that loads and stores cannot be hoisted out of loops.
@@ -123,6 +126,12 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
     ]
     // Observation has no persistent observer: each change ends every tracking, which must be armed
     // again (that is what an observer of every change has to do). No old or new value.
+    // Not a contender: what the per-observer work costs written in C (see CReference.h).
+    let reference = creference_model(observers)
+    benchmarks.append(Benchmark(group: group, name: Name.cReference) { n in
+        for i in 0..<n { creference_set(reference, Int64(i)) }
+        blackHole(creference_total(reference))
+    })
     benchmarks.append(Benchmark(group: group, name: Name.observation + " (re-armed, no values)", run: { n in
         for i in 0..<n {
             for _ in 0..<observers {
@@ -153,6 +162,20 @@ func nestedPathBenchmarks() -> [Benchmark] {
         sink.count &+= change.oldValue! &+ change.newValue!
     }
 
+    // Not a contender: the direct change again, its handler also taking a root object from a weak
+    // reference, as a path's delivery must (a path observation holds its root weakly, and a strong
+    // reference taken from a weak one is Swift's only safe way to reach an object that another
+    // thread may be deinitialising). What that costs alone, next to the direct change.
+    final class WeakRoot: @unchecked Sendable { weak var object: ObservedModel? }
+    let referenceRoot = ObservedModel()
+    let weakRoot = WeakRoot()
+    weakRoot.object = referenceRoot
+    let referenceChild = ObservedChild()
+    let referenceToken = referenceChild.observe(\.leaf, options: [.old, .new]) { _, change in
+        guard weakRoot.object != nil else { return }
+        sink.count &+= change.oldValue! &+ change.newValue!
+    }
+
     let observable = ObservableModel()
     let observableChildren = [ObservableChild(), ObservableChild()]
     observable.child = observableChildren[0]
@@ -178,6 +201,11 @@ func nestedPathBenchmarks() -> [Benchmark] {
             for i in 0..<n { directChild.leaf = i }
             blackHole(sink.count)
             withExtendedLifetime(directToken) {}
+        },
+        Benchmark(group: "nested path: leaf change", name: Name.weakRootReference) { n in
+            for i in 0..<n { referenceChild.leaf = i }
+            blackHole(sink.count)
+            withExtendedLifetime((referenceToken, referenceRoot)) {}
         },
         Benchmark(group: "nested path: leaf change", name: Name.observation + " (re-armed, no values)") { n in
             let child = observableChildren[0]

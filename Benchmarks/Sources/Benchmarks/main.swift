@@ -129,9 +129,17 @@ if let one = result("set, 1 observer", Name.observed), let thousand = result("se
     let perExtra = (thousand - one) / 999
     check("set, N observers: ≤ 3 ns per extra observer", format(perExtra), perExtra <= 3)
 }
+if let one = result("set, 1 observer", Name.cReference), let thousand = result("set, 1000 observers", Name.cReference) {
+    // Context for the target above, not a target: the same per-observer work written in C.
+    print("| (reference) the C loop of CReference.h, per extra observer | \(format((thousand - one) / 999)) | — |")
+}
 if let nested = result("nested path: leaf change", Name.observed + " \\.child?.leaf"),
    let direct = result("nested path: leaf change", Name.observed + " \\.leaf on the child") {
     check("nested path leaf change ≤ 2× the direct one", formatRatio(nested / direct), nested / direct <= 2)
+    if let reference = result("nested path: leaf change", Name.weakRootReference) {
+        // Context, not a target: what loading the root from a weak reference adds alone.
+        print("| (reference) the direct change plus a weak load of a root, vs the direct one | \(formatRatio(reference / direct)) | — |")
+    }
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {
     check("observe + cancel ≤ 150 ns a pair", format(pair), pair <= 150)
