@@ -14,6 +14,7 @@ enum Name {
     static let branch = "hand-written: stored property + never-taken out-of-line call"
     static let weakRootReference = "reference: the direct change, its handler also loading a weak root"
     static let cReference = "reference: C loop, the same checks, one indirect call per observer"
+    static let cReferenceRelaid = "reference: the same C loop, the change laid out again for each call"
 }
 
 /// Objects read and written round-robin, so that loads and stores cannot be hoisted out of loops.
@@ -130,6 +131,10 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
     let reference = creference_model(observers)
     benchmarks.append(Benchmark(group: group, name: Name.cReference) { n in
         for i in 0..<n { creference_set(reference, Int64(i)) }
+        blackHole(creference_total(reference))
+    })
+    benchmarks.append(Benchmark(group: group, name: Name.cReferenceRelaid) { n in
+        for i in 0..<n { creference_set_relaid(reference, Int64(i)) }
         blackHole(creference_total(reference))
     })
     benchmarks.append(Benchmark(group: group, name: Name.observation + " (re-armed, no values)", run: { n in

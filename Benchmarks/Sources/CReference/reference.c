@@ -56,6 +56,24 @@ void creference_set(CReferenceModel *model, int64_t value) {
     }
 }
 
+void creference_set_relaid(CReferenceModel *model, int64_t value) {
+    int64_t old_value = model->value;
+    model->value = value;
+    for (observation **slot = model->slots, **end = slot + model->count; slot < end; slot++) {
+        observation *entry = *slot;
+        if (!entry || entry->isa != &observation_class || !__atomic_load_n(&entry->state, __ATOMIC_ACQUIRE)) continue;
+        creference_change change;   // field by field, as Swift stores it (no padding zeroed)
+        change.old_value = old_value;
+        change.has_old = 1;
+        change.kind = 0;
+        change.new_value = value;
+        change.has_new = 1;
+        change.indexes = NULL;
+        change.key_path = entry->key_path;
+        entry->function(model, &change, entry->context);
+    }
+}
+
 int64_t creference_total(const CReferenceModel *model) {
     return model->sink.count;
 }

@@ -19,6 +19,10 @@ CReferenceModel *creference_model(long observers);
 /// Sets the property to `value`, notifying every observation with the old and the new value.
 void creference_set(CReferenceModel *model, int64_t value);
 
+/// `creference_set` with the change laid out again on the stack for every call, as Swift does for a
+/// closure that takes its argument indirectly (see BENCHMARKS.md, "Targets not met").
+void creference_set_relaid(CReferenceModel *model, int64_t value);
+
 /// What the handlers have added up so far.
 int64_t creference_total(const CReferenceModel *model);
 
