@@ -251,8 +251,9 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchec
 /// A direct observation with the default options (`[.old, .new]`).
 ///
 /// A set whose object is statically a `Root` recognises it by its class (so no type is assumed)
-/// and, while it is active, calls its handler itself, with the change it built once for all such observations (see
-/// `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for any observation.
+/// and, while it is active, calls its handler itself, with the change it built once for all such
+/// observations (see `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for
+/// any observation.
 @usableFromInline
 final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
     @inlinable

@@ -125,9 +125,7 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
             withExtendedLifetime(cancellables) {}
         },
     ]
-    // Observation has no persistent observer: each change ends every tracking, which must be armed
-    // again (that is what an observer of every change has to do). No old or new value.
-    // Not a contender: what the per-observer work costs written in C (see CReference.h).
+    // Not contenders: what the per-observer work costs written in C (see CReference.h).
     let reference = creference_model(observers)
     benchmarks.append(Benchmark(group: group, name: Name.cReference) { n in
         for i in 0..<n { creference_set(reference, Int64(i)) }
@@ -137,6 +135,8 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
         for i in 0..<n { creference_set_relaid(reference, Int64(i)) }
         blackHole(creference_total(reference))
     })
+    // Observation has no persistent observer: each change ends every tracking, which must be armed
+    // again (that is what an observer of every change has to do). No old or new value.
     benchmarks.append(Benchmark(group: group, name: Name.observation + " (re-armed, no values)", run: { n in
         for i in 0..<n {
             for _ in 0..<observers {

@@ -26,6 +26,11 @@ struct CReferenceModel {
 static const char observation_class = 0;
 static const char key_path = 0;
 
+/// Whether a set calls this slot's entry itself: not a hole, of the class it knows, and live.
+static inline int calls(const observation *entry) {
+    return entry && entry->isa == &observation_class && __atomic_load_n(&entry->state, __ATOMIC_ACQUIRE);
+}
+
 CReferenceModel *creference_model(long observers) {
     CReferenceModel *model = calloc(1, sizeof *model);
     model->slots = calloc((size_t)observers, sizeof *model->slots);
@@ -50,7 +55,7 @@ void creference_set(CReferenceModel *model, int64_t value) {
     creference_change change = {old_value, 1, 0, value, 1, NULL, NULL};
     for (observation **slot = model->slots, **end = slot + model->count; slot < end; slot++) {
         observation *entry = *slot;
-        if (!entry || entry->isa != &observation_class || !__atomic_load_n(&entry->state, __ATOMIC_ACQUIRE)) continue;
+        if (!calls(entry)) continue;
         change.key_path = entry->key_path;
         entry->function(model, &change, entry->context);
     }
@@ -61,7 +66,7 @@ void creference_set_relaid(CReferenceModel *model, int64_t value) {
     model->value = value;
     for (observation **slot = model->slots, **end = slot + model->count; slot < end; slot++) {
         observation *entry = *slot;
-        if (!entry || entry->isa != &observation_class || !__atomic_load_n(&entry->state, __ATOMIC_ACQUIRE)) continue;
+        if (!calls(entry)) continue;
         creference_change change;   // field by field, as Swift stores it (no padding zeroed)
         change.old_value = old_value;
         change.has_old = 1;
