@@ -69,6 +69,15 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         frame.record(object, observers(), keyPath(), property: TrackedProperty(chained: chained(), wrap: wrap))
     }
 
+    // A noncopyable property type gets these instead, so that the build fails saying why. (The
+    // getter's key path, which Swift refuses for a noncopyable type, adds the compiler's own error.)
+    @available(*, unavailable, message: "'@Observed' requires a copyable type")
+    public func _$willSet<Value: ~Copyable>(_ object: AnyObject, _ oldValue: borrowing Value) -> _$PendingChange<Int>? { nil }
+    @available(*, unavailable, message: "'@Observed' requires a copyable type")
+    public func _$didSet<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
+    @available(*, unavailable, message: "'@Observed' requires a copyable type")
+    public func _$didMutate<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
+
     /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it.
     /// Returns `nil` when nobody observes the property. Specialised in the caller's module.
     @inlinable

@@ -7,9 +7,9 @@ import SwiftSyntaxMacros
 /// `@Unobserved`) and adds the `KeyValueObservable` conformance when the class does not have it yet.
 ///
 /// Eligible means exactly what `@Observed` accepts, minus overrides (those stay explicit): so a `let`,
-/// a computed, `static`, `lazy` or wrapped property is left as it is. A declaration `@Observed` would
-/// reject although it is a stored `var` (several bindings, a tuple pattern) is an error here, rather
-/// than silently unobserved.
+/// a computed, `static`, `lazy` or wrapped property is left as it is. A stored `var` that `@Observed`
+/// would reject (several bindings, a tuple pattern, an opaque type, …) is an error here, with
+/// `@Observed`'s message, rather than silently unobserved.
 public struct KeyValueObservableMacro {}
 
 extension KeyValueObservableMacro: MemberAttributeMacro {
@@ -32,8 +32,14 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
             return []
         }
         let observed: AttributeSyntax = "@Observed"
-        guard property.observedProblems(attribute: observed, lexicalContext: [Syntax(declaration)]).isEmpty else { return [] }
-        return [observed]
+        let problems = property.observedProblems(attribute: observed, lexicalContext: [Syntax(declaration)])
+        guard !problems.isEmpty else { return [observed] }
+        // Computed, lazy and wrapped properties are not what the class attribute observes; any other
+        // reason a stored `var` cannot be observed is reported, not left silently unobserved.
+        if !property.isComputed, !property.hasModifier(.lazy), !property.hasPropertyWrapper(besides: observed) {
+            problems.forEach(context.diagnose)
+        }
+        return []
     }
 }
 

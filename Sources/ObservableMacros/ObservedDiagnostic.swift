@@ -19,6 +19,10 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case tuplePattern
     case multipleBindings
     case missingTypeAndInitializer(name: String)
+    case opaqueType(type: String)
+    case nonisolatedUnsafe
+    case nonisolatedInIsolatedClass(isolation: String)
+    case localTypeInObserver(name: String, accessor: String)
 
     var message: String {
         switch self {
@@ -54,6 +58,14 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'@Observed' cannot be applied to a declaration with several bindings; declare each property separately"
         case .missingTypeAndInitializer(let name):
             "'@Observed' property '\(name)' needs a type annotation or an initial value"
+        case .opaqueType(let type):
+            "'@Observed' cannot be applied to a property of opaque type '\(type)'; declare its concrete type"
+        case .nonisolatedUnsafe:
+            "'@Observed' cannot be applied to a 'nonisolated(unsafe)' property: it makes the property computed, where 'nonisolated(unsafe)' has no effect; leave the property unobserved, or drop '(unsafe)' in a class that is not actor-isolated"
+        case .nonisolatedInIsolatedClass(let isolation):
+            "'nonisolated' cannot be applied to a mutable stored property of a '@\(isolation)' class, with or without '@Observed'"
+        case .localTypeInObserver(let name, let accessor):
+            "'@Observed' cannot keep type '\(name)' declared inside '\(accessor)': Swift does not emit types declared in macro-generated code (swiftlang/swift#88174), so the build would fail to link; declare '\(name)' outside the property"
         }
     }
 
@@ -75,6 +87,10 @@ enum ObservedDiagnostic: DiagnosticMessage {
         case .tuplePattern: "tuplePattern"
         case .multipleBindings: "multipleBindings"
         case .missingTypeAndInitializer: "missingTypeAndInitializer"
+        case .opaqueType: "opaqueType"
+        case .nonisolatedUnsafe: "nonisolatedUnsafe"
+        case .nonisolatedInIsolatedClass: "nonisolatedInIsolatedClass"
+        case .localTypeInObserver: "localTypeInObserver"
         }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }
@@ -92,5 +108,6 @@ struct ObservedFixIt: FixItMessage {
     static let replaceLetWithVar = ObservedFixIt(message: "Replace 'let' with 'var'", id: "replaceLetWithVar")
     static let removeLazy = ObservedFixIt(message: "Remove 'lazy'", id: "removeLazy")
     static let addTypeAnnotation = ObservedFixIt(message: "Add a type annotation", id: "addTypeAnnotation")
+    static let removeUnsafe = ObservedFixIt(message: "Replace 'nonisolated(unsafe)' with 'nonisolated'", id: "removeUnsafe")
     static let splitDeclaration = ObservedFixIt(message: "Split into one '@Observed' declaration per property", id: "splitDeclaration")
 }

@@ -9,7 +9,7 @@ import SwiftSyntaxMacros
 /// ObservableCore runtime before and after every store, and report reads to key-path tracking.
 ///
 /// For `@Observed var name: String` it generates
-/// - accessors on `name`: `init` (when there is no initial value), `get`, `set`, `_modify`;
+/// - accessors on `name`: `init`, `get`, `set`, `_modify`;
 /// - peers: `private var _name: String` (the storage, carrying any `willSet`/`didSet`) and
 ///   `private let _$name = ObservableCore._$ObservationSlot()` (one pointer, nil until observed).
 ///
@@ -58,7 +58,6 @@ extension ObservedMacro: AccessorMacro {
 
         let shape = AccessorShape(
             options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
-            hasInitializer: property.observedBinding?.initializer != nil,
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil)
         let renamer = PlaceholderRenamer(names: names, change: context.makeUniqueName("change"))
         return AccessorShape.templates(for: shape).map { renamer.rewrite($0).cast(AccessorDeclSyntax.self) }
@@ -70,16 +69,14 @@ struct AccessorShape: Hashable {
     let skipsEqualValues: Bool
     let notifiesAutomatically: Bool
     let isOverride: Bool
-    let hasInitializer: Bool
     /// Whether the accessors become the property's accessor block (it has no `willSet`/`didSet`),
     /// which indents them, or join the block it has.
     let isWrappedInBraces: Bool
 
-    init(options: ObservedOptions, isOverride: Bool, hasInitializer: Bool, isWrappedInBraces: Bool) {
+    init(options: ObservedOptions, isOverride: Bool, isWrappedInBraces: Bool) {
         skipsEqualValues = options.skipsEqualValues
         notifiesAutomatically = options.notifiesAutomatically
         self.isOverride = isOverride
-        self.hasInitializer = hasInitializer
         self.isWrappedInBraces = isWrappedInBraces
     }
 
@@ -121,7 +118,10 @@ struct AccessorShape: Hashable {
         // An override has no storage of its own: it wraps the superclass's property.
         let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
         var accessors: [AccessorDeclSyntax] = []
-        if !isOverride, !shape.hasInitializer {
+        // Always, also with an initial value (which the storage keeps): an initializer may then
+        // assign the property before the class's other stored properties are set, as it may assign
+        // a plain stored property.
+        if !isOverride {
             accessors.append(
                 """
                 @storageRestrictions(initializes: \(names.storage))

@@ -64,6 +64,20 @@ extension VariableDeclSyntax {
                         .replace(oldNode: Syntax(modifiers), newNode: Syntax(modifiers.filter { $0.name.tokenKind != .keyword(.lazy) })),
                     ]),
                 ])
+            case .keyword(.nonisolated):
+                let isolation = Self.globalActor(of: lexicalContext.first)
+                if modifier.detail?.detail.text == "unsafe" {
+                    // Without the class's isolation, plain 'nonisolated' means the same here.
+                    let fixIts = isolation != nil ? [] : [
+                        FixIt(message: ObservedFixIt.removeUnsafe, changes: [
+                            .replace(oldNode: Syntax(modifier), newNode: Syntax(modifier.with(\.detail, nil).with(
+                                \.trailingTrivia, modifier.trailingTrivia))),
+                        ]),
+                    ]
+                    report(modifier, .nonisolatedUnsafe, fixIts: fixIts)
+                } else if let isolation {
+                    report(modifier, .nonisolatedInIsolatedClass(isolation: isolation))
+                }
             default:
                 break
             }
@@ -87,6 +101,16 @@ extension VariableDeclSyntax {
                 report(binding.pattern, .tuplePattern)
             } else if isComputed {
                 report(binding.pattern, .computedProperty)
+            } else if let type = binding.typeAnnotation?.type, type.containsOpaqueType {
+                report(type, .opaqueType(type: type.trimmedDescription))
+            } else if case .accessors(let accessors) = binding.accessorBlock?.accessors, !hasModifier(.override) {
+                // The observers move into the storage, which the macro generates.
+                for accessor in accessors {
+                    for type in accessor.localTypes {
+                        report(type.name, .localTypeInObserver(
+                            name: type.name.text, accessor: accessor.accessorSpecifier.text))
+                    }
+                }
             } else if binding.typeAnnotation == nil, binding.initializer == nil {
                 report(binding.pattern, .missingTypeAndInitializer(name: binding.pattern.trimmedDescription), fixIts: [
                     FixIt(message: ObservedFixIt.addTypeAnnotation, changes: [
@@ -112,6 +136,25 @@ extension VariableDeclSyntax {
         if let decl = container.as(ProtocolDeclSyntax.self) { return "'\(decl.name.text)' is a protocol" }
         if container.is(ExtensionDeclSyntax.self) { return "stored properties cannot be declared in an extension" }
         return .some(nil)
+    }
+
+    /// Whether another custom attribute, taken for a property wrapper, is on the declaration.
+    func hasPropertyWrapper(besides observed: AttributeSyntax) -> Bool {
+        attributes.contains { element in
+            guard case .attribute(let other) = element else { return false }
+            return Self.isPropertyWrapper(other, besides: observed)
+        }
+    }
+
+    /// The global actor a class declares itself isolated to (`@MainActor`), if it says so. An
+    /// isolation inferred from elsewhere is not visible to a macro; the compiler then reports it.
+    private static func globalActor(of container: Syntax?) -> String? {
+        guard let attributes = container?.as(ClassDeclSyntax.self)?.attributes else { return nil }
+        for case .attribute(let attribute) in attributes {
+            let name = attribute.attributeName.trimmedDescription
+            if let last = name.split(separator: ".").last, last.hasSuffix("Actor") { return String(last) }
+        }
+        return nil
     }
 
     /// Custom attributes are property wrappers unless they are this macro or a global actor.
@@ -148,9 +191,10 @@ extension VariableDeclSyntax {
     }
 
     /// The backing storage: private, same type, initial value and ownership (`weak`, `unowned`),
-    /// carrying the user's `willSet`/`didSet`, whose references to the property itself are redirected
-    /// to the storage. That keeps Swift's rule that a property assigned inside its own observer is
-    /// stored directly, without running the observers (or notifying) again.
+    /// carrying the user's `willSet`/`didSet`, in which the references Swift resolves to the storage
+    /// are redirected to it (see `ObserverBodyRewriter`). That keeps Swift's rule that a property
+    /// assigned inside its own observer is stored directly, without running the observers (or
+    /// notifying) again.
     func observedStorage(named storage: String, property: String) -> DeclSyntax {
         let binding = observedBinding!
         let kept = modifiers.filter { modifier in
@@ -165,10 +209,8 @@ extension VariableDeclSyntax {
         }
         var observers: AccessorBlockSyntax?
         if case .accessors(let accessors) = binding.accessorBlock?.accessors {
-            let rewriter = StorageReferenceRewriter(property: property, storage: storage)
-            let moved = accessors.map { accessor in
-                guard let body = accessor.body, !rewriter.isShadowed(in: body) else { return accessor.trimmed }
-                return accessor.with(\.body, rewriter.rewrite(body).cast(CodeBlockSyntax.self)).trimmed
+            let moved = accessors.map {
+                ObserverBodyRewriter.rewrite($0, property: property, storage: storage).trimmed
             }
             observers = AccessorBlockSyntax(accessors: .accessors(AccessorDeclListSyntax(moved)))
         }
@@ -189,37 +231,33 @@ extension VariableDeclSyntax {
     }
 }
 
-/// Redirects `name` and `self.name` to the storage inside the property's own observers.
-final class StorageReferenceRewriter: SyntaxRewriter {
-    let property: String
-    let storage: String
-
-    init(property: String, storage: String) {
-        self.property = property
-        self.storage = storage
-        super.init(viewMode: .sourceAccurate)
-    }
-
-    /// Whether the body declares something with the property's name, in which case a bare name may
-    /// mean that local and nothing is rewritten.
-    func isShadowed(in body: CodeBlockSyntax) -> Bool {
-        body.tokens(viewMode: .sourceAccurate).contains { token in
-            token.identifierText == property
-                && (token.parent?.is(IdentifierPatternSyntax.self) == true
-                    || token.parent?.is(ClosureShorthandParameterSyntax.self) == true
-                    || token.parent?.is(ClosureParameterSyntax.self) == true)
+extension AccessorDeclSyntax {
+    /// The structs, classes, enums and actors declared anywhere in the accessor's body.
+    var localTypes: [any NamedDeclSyntax] {
+        guard let body else { return [] }
+        return body.tokens(viewMode: .sourceAccurate).compactMap { token -> (any NamedDeclSyntax)? in
+            guard let parent = token.parent, token.tokenKind.isTypeIntroducer else { return nil }
+            return parent.asProtocol(NamedDeclSyntax.self)
         }
     }
+}
 
-    override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
-        guard node.baseName.identifierText == property else { return ExprSyntax(node) }
-        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName == node {
-            // `x.name`: only `self.name` is the property itself.
-            guard let base = member.base?.as(DeclReferenceExprSyntax.self), base.baseName.tokenKind == .keyword(.self) else {
-                return ExprSyntax(node)
-            }
+extension TokenKind {
+    fileprivate var isTypeIntroducer: Bool {
+        switch self {
+        case .keyword(.struct), .keyword(.class), .keyword(.enum), .keyword(.actor): true
+        default: false
         }
-        return ExprSyntax(node.with(\.baseName, node.baseName.with(\.tokenKind, .identifier(storage))))
+    }
+}
+
+extension TypeSyntax {
+    /// Whether the type is or contains an opaque `some` type, which a second declaration (the
+    /// storage) cannot name.
+    var containsOpaqueType: Bool {
+        tokens(viewMode: .sourceAccurate).contains { token in
+            token.tokenKind == .keyword(.some) && token.parent?.is(SomeOrAnyTypeSyntax.self) == true
+        }
     }
 }
 

@@ -48,3 +48,18 @@ struct Seen<Value: Equatable & Sendable>: Equatable, Sendable, CustomStringConve
 
 /// An object whose only job is to be deallocated (watched through a `weak` reference).
 final class Canary: Sendable {}
+
+/// A seeded pseudo-random generator (SplitMix64), so a random test replays exactly from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

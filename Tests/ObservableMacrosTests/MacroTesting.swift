@@ -51,14 +51,15 @@ func assertObservedExpansion(
     )
 }
 
-/// The accessors `@Observed` generates for a property, indented for a member of a top-level class.
+/// The accessors `@Observed` generates for a property (an `init` accessor too, with or without an
+/// initial value), indented for a member of a top-level class.
 /// `uniqueSuffix` is what `makeUniqueName` appends for the n-th property expanded in one source
 /// (`""`, then `"0"`, `"1"`, …). `appendedToObservers` mirrors how the harness prints accessors added
 /// after a user's `willSet`/`didSet`: separated by blank lines.
-func observedAccessors(_ name: String, initAccessor: Bool, uniqueSuffix: String = "", appendedToObservers: Bool = false) -> String {
+func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false) -> String {
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
     var accessors: [String] = []
-    if initAccessor {
+    do {
         accessors.append("""
                 @storageRestrictions(initializes: _\(name))
                 init(initialValue) {

@@ -434,4 +434,144 @@ struct ObservedDiagnosticsTests {
             ]
         )
     }
+
+    @Test("an opaque type is rejected on the type: the storage could not name it")
+    func opaqueType() {
+        assertObservedExpansion(
+            """
+            final class Shape {
+                @Observed var size: some Equatable = 1
+            }
+            """,
+            expandedSource: """
+            final class Shape {
+                var size: some Equatable = 1
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to a property of opaque type 'some Equatable'; declare its concrete type",
+                    line: 2, column: 25),
+            ]
+        )
+    }
+
+    @Test("'nonisolated(unsafe)' is rejected on the modifier; outside an actor-isolated class the fix-it drops '(unsafe)'")
+    func nonisolatedUnsafe() {
+        let message = "'@Observed' cannot be applied to a 'nonisolated(unsafe)' property: it makes the property computed, where 'nonisolated(unsafe)' has no effect; leave the property unobserved, or drop '(unsafe)' in a class that is not actor-isolated"
+        assertObservedExpansion(
+            """
+            final class Cache {
+                @Observed nonisolated(unsafe) var hits: Int = 0
+            }
+            """,
+            expandedSource: """
+            final class Cache {
+                nonisolated(unsafe) var hits: Int = 0
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: message, line: 2, column: 15,
+                    fixIts: [FixItSpec(message: "Replace 'nonisolated(unsafe)' with 'nonisolated'")]),
+            ],
+            applyFixIts: ["Replace 'nonisolated(unsafe)' with 'nonisolated'"],
+            fixedSource: """
+            final class Cache {
+                @Observed nonisolated var hits: Int = 0
+            }
+            """
+        )
+        assertObservedExpansion(
+            """
+            @MainActor final class Screen {
+                @Observed nonisolated(unsafe) var hits: Int = 0
+            }
+            """,
+            expandedSource: """
+            @MainActor final class Screen {
+                nonisolated(unsafe) var hits: Int = 0
+            }
+            """,
+            diagnostics: [DiagnosticSpec(message: message, line: 2, column: 15)]
+        )
+    }
+
+    @Test("'nonisolated' on a mutable property of a visibly actor-isolated class is rejected, as plain Swift rejects it")
+    func nonisolatedInIsolatedClass() {
+        assertObservedExpansion(
+            """
+            @MainActor final class Screen {
+                @Observed nonisolated var hits: Int = 0
+            }
+            """,
+            expandedSource: """
+            @MainActor final class Screen {
+                nonisolated var hits: Int = 0
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'nonisolated' cannot be applied to a mutable stored property of a '@MainActor' class, with or without '@Observed'",
+                    line: 2, column: 15),
+            ]
+        )
+    }
+
+    @Test("a type declared inside the property's observers is rejected on its name (swiftlang/swift#88174: it would not link)")
+    func localTypeInObserver() {
+        assertObservedExpansion(
+            """
+            final class Gauge {
+                @Observed var level: Int = 0 {
+                    didSet { struct Helper {}; _ = [1].map { _ in enum Inner {} } }
+                }
+            }
+            """,
+            expandedSource: """
+            final class Gauge {
+                var level: Int = 0 {
+                    didSet { struct Helper {}; _ = [1].map { _ in enum Inner {} } }
+                }
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot keep type 'Helper' declared inside 'didSet': Swift does not emit types declared in macro-generated code (swiftlang/swift#88174), so the build would fail to link; declare 'Helper' outside the property",
+                    line: 3, column: 25),
+                DiagnosticSpec(
+                    message: "'@Observed' cannot keep type 'Inner' declared inside 'didSet': Swift does not emit types declared in macro-generated code (swiftlang/swift#88174), so the build would fail to link; declare 'Inner' outside the property",
+                    line: 3, column: 60),
+            ]
+        )
+    }
+
+    @Test("@KeyValueObservable reports a stored var it cannot observe instead of leaving it silently unobserved")
+    func classAttributeReportsStoredVars() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Shape {
+                var size: some Equatable = 1
+                lazy var label = ""
+                var area: Int { 0 }
+            }
+            """,
+            expandedSource: """
+            final class Shape {
+                var size: some Equatable = 1
+                lazy var label = ""
+                var area: Int { 0 }
+            }
+
+            extension Shape: ObservableCore.KeyValueObservable {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to a property of opaque type 'some Equatable'; declare its concrete type",
+                    line: 3, column: 15),
+            ]
+        )
+    }
 }

@@ -20,7 +20,7 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Person {
                 var name: String {
-            \(observedAccessors("name", initAccessor: true))
+            \(observedAccessors("name"))
                 }
 
                 private var _name: String
@@ -31,7 +31,7 @@ struct ObservedExpansionTests {
         )
     }
 
-    @Test("an initial value without a type annotation is kept, and inferred for the storage")
+    @Test("an initial value without a type annotation is kept, inferred for the storage, and an init accessor still lets an initializer assign the property first")
     func inferredFromInitializer() {
         assertObservedExpansion(
             """
@@ -42,7 +42,7 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Person {
                 var age {
-            \(observedAccessors("age", initAccessor: false))
+            \(observedAccessors("age"))
                 }
 
                 private var _age = 0
@@ -64,7 +64,7 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Person {
                 var address: Address? {
-            \(observedAccessors("address", initAccessor: true))
+            \(observedAccessors("address"))
                 }
 
                 private var _address: Address?
@@ -87,14 +87,14 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Node {
                 weak var parent: Node? {
-            \(observedAccessors("parent", initAccessor: true))
+            \(observedAccessors("parent"))
                 }
 
                 private weak var _parent: Node?
 
                 private let _$parent = ObservableCore._$ObservationSlot()
                 unowned(unsafe) var owner: Node {
-            \(observedAccessors("owner", initAccessor: true, uniqueSuffix: "0"))
+            \(observedAccessors("owner", uniqueSuffix: "0"))
                 }
 
                 private unowned(unsafe) var _owner: Node
@@ -117,14 +117,14 @@ struct ObservedExpansionTests {
             expandedSource: """
             open class Account {
                 public private(set) var balance: Int {
-            \(observedAccessors("balance", initAccessor: false))
+            \(observedAccessors("balance"))
                 }
 
                 private var _balance: Int = 0
 
                 private let _$balance = ObservableCore._$ObservationSlot()
                 open var title: String {
-            \(observedAccessors("title", initAccessor: false, uniqueSuffix: "0"))
+            \(observedAccessors("title", uniqueSuffix: "0"))
                 }
 
                 private var _title: String = ""
@@ -146,7 +146,7 @@ struct ObservedExpansionTests {
             expandedSource: """
             @MainActor final class Box<T> {
                 var value: T {
-            \(observedAccessors("value", initAccessor: true))
+            \(observedAccessors("value"))
                 }
 
                 private var _value: T
@@ -168,6 +168,10 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Settings {
                 var `default`: Bool {
+                    @storageRestrictions(initializes: _default)
+                    init(initialValue) {
+                        _default = initialValue
+                    }
                     get {
                         if ObservableCore._$isTracking {
                             _$default._$track(self) {
@@ -224,7 +228,7 @@ struct ObservedExpansionTests {
                 var level: Int {
                     willSet(next) { print(level, self.level, next, other.level) }
                     didSet { if level > 10 { self.level = 10 } }
-            \(observedAccessors("level", initAccessor: false, appendedToObservers: true))
+            \(observedAccessors("level", appendedToObservers: true))
                 }
 
                 private var _level: Int = 0 {
@@ -258,7 +262,7 @@ struct ObservedExpansionTests {
             final class Gauge {
                 var level: Int {
                     didSet { let level = oldValue; print(level) }
-            \(observedAccessors("level", initAccessor: false, appendedToObservers: true))
+            \(observedAccessors("level", appendedToObservers: true))
                 }
 
                 private var _level: Int = 0 {
@@ -269,6 +273,120 @@ struct ObservedExpansionTests {
                 }
 
                 private let _$level = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
+    @Test("inside its own observers, exactly the references Swift resolves to the storage are redirected")
+    func observerReferencesFollowSwiftsScoping() {
+        // Redirected: bare `x` where no local `x` is in scope (conditions, `else`, `guard`'s
+        // `else`), `self.x` always, `if let x` (which reads the property), `defer`, `&self.x`, a
+        // capture list's initialiser. Left: `willSet(x)`'s parameter, nested functions and closures
+        // (Swift goes through the accessors there), key path components, locals bound by `if`,
+        // `guard`, `for`, `case` and `catch`, `other.x`.
+        assertObservedExpansion(
+            """
+        final class Gauge {
+            @Observed var x: Int = 0 {
+                willSet(x) { print(x, self.x) }
+                didSet {
+                    func helper(_ x: Int) -> Int { x + self.x }
+                    let k = [1].map { x in x + 1 }
+                    pending.append { self.x = 99 }
+                    let paths = (\\.x, \\Gauge.x)
+                    if let x { print(x) }
+                    if let y = Optional(x), case let .some(x) = Optional(y) { print(x) } else { print(x) }
+                    guard let x = Optional(x) else { x = 1; return }
+                    print(x, self.x, other.x)
+                    for x in [x] { print(x) }
+                    switch x { case let x where x > 0: print(x); case x: print(x); default: break }
+                    do { try f(&x) } catch { print(x) }
+                    defer { self.x = 10 }
+                    clamp(&self.x)
+                    let capture = { [v = x] in v }
+                }
+            }
+        }
+        """,
+            expandedSource: """
+            final class Gauge {
+                var x: Int {
+                    willSet(x) { print(x, self.x) }
+                    didSet {
+                        func helper(_ x: Int) -> Int { x + self.x }
+                        let k = [1].map { x in x + 1 }
+                        pending.append { self.x = 99 }
+                        let paths = (\\.x, \\Gauge.x)
+                        if let x { print(x) }
+                        if let y = Optional(x), case let .some(x) = Optional(y) { print(x) } else { print(x) }
+                        guard let x = Optional(x) else { x = 1; return }
+                        print(x, self.x, other.x)
+                        for x in [x] { print(x) }
+                        switch x { case let x where x > 0: print(x); case x: print(x); default: break }
+                        do { try f(&x) } catch { print(x) }
+                        defer { self.x = 10 }
+                        clamp(&self.x)
+                        let capture = { [v = x] in v }
+                    }
+            \(observedAccessors("x", appendedToObservers: true))
+                }
+
+                private var _x: Int = 0 {
+                    willSet(x) {
+                        print(x, self._x)
+                    }
+                    didSet {
+                                func helper(_ x: Int) -> Int {
+                                    x + self.x
+                                }
+                                let k = [1].map { x in
+                                    x + 1
+                                }
+                                pending.append {
+                                    self.x = 99
+                                }
+                                let paths = (\\.x, \\Gauge.x)
+                                if let x = _x {
+                                    print(x)
+                                }
+                                if let y = Optional(_x), case let .some(x) = Optional(y) {
+                                    print(x)
+                                } else {
+                                    print(_x)
+                                }
+                                guard let x = Optional(_x) else {
+                                    _x = 1;
+                                    return
+                                }
+                                print(x, self._x, other.x)
+                                for x in [x] {
+                                    print(x)
+                                }
+                                switch x {
+                                case let x where x > 0:
+                                    print(x);
+                                case x:
+                                    print(x);
+                                default:
+                                    break
+                                }
+                                do {
+                                    try f(&x)
+                                } catch {
+                                    print(x)
+                                }
+                                defer {
+                                    self._x = 10
+                                }
+                                clamp(&self._x)
+                                let capture = { [v = x] in
+                                    v
+                                }
+                            }
+                }
+
+                private let _$x = ObservableCore._$ObservationSlot()
             }
             """
         )
@@ -285,7 +403,7 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Feature {
                 @available(*, deprecated) var flag: Bool {
-            \(observedAccessors("flag", initAccessor: false))
+            \(observedAccessors("flag"))
                 }
 
                 @available(*, deprecated) private var _flag: Bool = false
@@ -307,6 +425,10 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Person {
                 var name {
+                    @storageRestrictions(initializes: _name)
+                    init(initialValue) {
+                        _name = initialValue
+                    }
                     get {
                         if ObservableCore._$isTracking {
                             _$name._$track(self) {
@@ -432,7 +554,7 @@ struct ObservedExpansionTests {
             expandedSource: """
             final class Person {
                 var name {
-            \(observedAccessors("name", initAccessor: false))
+            \(observedAccessors("name"))
                 }
 
                 private var _name = ""

@@ -1,0 +1,254 @@
+import SwiftSyntax
+
+/// Moves a property's own `willSet`/`didSet` body onto its storage, redirecting to the storage exactly
+/// the references Swift itself would resolve to the storage.
+///
+/// Swift's rule: inside a property's observer, an access to that property on `self` (`x`,
+/// `self.x`) goes directly to the storage, so a store there does not run the observers again. It
+/// holds in the observer's own body (`defer`, `do` and nested statements included) and nowhere
+/// else: a closure or a nested function is a function of its own, whose accesses go through the
+/// accessors (a closure that sets `x` later notifies, as it runs the setter). So this rewrites
+/// `self.x` and an unshadowed bare `x` in that body, and leaves alone what names something else:
+/// locals, parameters and pattern bindings named `x` in their scope, `other.x`, key-path components
+/// (`\.x` names the property itself), nested closures, functions and types.
+enum ObserverBodyRewriter {
+    /// `accessor` with its body's direct references to `property` renamed to `storage`.
+    static func rewrite(_ accessor: AccessorDeclSyntax, property: String, storage: String) -> AccessorDeclSyntax {
+        guard let body = accessor.body else { return accessor }
+        let finder = DirectAccessFinder(property: property, shadowedFromStart: binds(accessor, property))
+        finder.walk(body)
+        guard !finder.references.isEmpty || !finder.shorthandBindings.isEmpty else { return accessor }
+        let renamer = DirectAccessRenamer(finder, storage: storage)
+        return accessor.with(\.body, renamer.rewrite(body).cast(CodeBlockSyntax.self))
+    }
+
+    /// Whether the accessor's parameter, named or implicit, is called `property`.
+    private static func binds(_ accessor: AccessorDeclSyntax, _ property: String) -> Bool {
+        if let parameter = accessor.parameters?.name.identifierText { return parameter == property }
+        switch accessor.accessorSpecifier.tokenKind {
+        case .keyword(.willSet): return property == "newValue"
+        case .keyword(.didSet): return property == "oldValue"
+        default: return false
+        }
+    }
+}
+
+/// Finds the references to a property that Swift resolves to its storage inside one of its
+/// observers (see `ObserverBodyRewriter`), walking the body in source order with the scope of each
+/// local name that shadows the property.
+private final class DirectAccessFinder: SyntaxVisitor {
+    private let property: String
+    /// Whether a bare `property` names something local at the current point.
+    private var shadowed: Bool
+    /// `DeclReferenceExprSyntax` nodes to rename.
+    private(set) var references: Set<SyntaxIdentifier> = []
+    /// `if let x` / `guard let x` shorthands, which read the property: they get `= storage`.
+    private(set) var shorthandBindings: Set<SyntaxIdentifier> = []
+
+    init(property: String, shadowedFromStart: Bool) {
+        self.property = property
+        self.shadowed = shadowedFromStart
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    // MARK: References
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        if !shadowed, names(node) { references.insert(node.id) }
+        return .skipChildren
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        // `self.x` is the property whatever is local; `other.x`, `super.x` and `.x` are not.
+        if let base = node.base {
+            if base.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self), names(node.declName) {
+                references.insert(node.declName.id)
+            }
+            walk(base)
+        }
+        return .skipChildren
+    }
+
+    /// `\.x` names the property (through its accessors), not the storage.
+    override func visit(_ node: KeyPathPropertyComponentSyntax) -> SyntaxVisitorContinueKind {
+        .skipChildren
+    }
+
+    private func names(_ reference: DeclReferenceExprSyntax) -> Bool {
+        reference.argumentNames == nil && reference.baseName.identifierText == property
+    }
+
+    // MARK: Other functions: Swift accesses the property through its accessors there
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        // A capture list's initialisers are evaluated here, when the closure is formed.
+        if let capture = node.signature?.capture { walk(capture) }
+        return .skipChildren
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    // MARK: Scopes
+
+    override func visit(_ node: CodeBlockItemListSyntax) -> SyntaxVisitorContinueKind {
+        let outer = shadowed
+        // Local functions and types are visible in their whole block, before their declaration too.
+        if node.contains(where: { declaresHoisted($0.item) }) { shadowed = true }
+        for item in node { walk(item) }
+        // Declarations inside `#if` belong to the enclosing block.
+        if node.parent?.is(IfConfigClauseSyntax.self) != true { shadowed = outer }
+        return .skipChildren
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        // Each binding is visible from the next one on; its own initialiser still sees the property.
+        for binding in node.bindings {
+            if let initializer = binding.initializer { walk(initializer) }
+            if binding.pattern.binds(property) { shadowed = true }
+        }
+        return .skipChildren
+    }
+
+    override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
+        let outer = shadowed
+        walkConditions(node.conditions)
+        walk(node.body)
+        shadowed = outer
+        if let elseBody = node.elseBody { walk(elseBody) }
+        return .skipChildren
+    }
+
+    override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind {
+        let outer = shadowed
+        walkConditions(node.conditions)
+        let afterGuard = shadowed
+        shadowed = outer
+        walk(node.body)
+        // The bindings are visible in the rest of the enclosing block, not in `else`.
+        shadowed = afterGuard
+        return .skipChildren
+    }
+
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind {
+        let outer = shadowed
+        walkConditions(node.conditions)
+        walk(node.body)
+        shadowed = outer
+        return .skipChildren
+    }
+
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        walk(node.sequence)
+        let outer = shadowed
+        walk(node.pattern)
+        if node.pattern.binds(property) { shadowed = true }
+        if let whereClause = node.whereClause { walk(whereClause) }
+        walk(node.body)
+        shadowed = outer
+        return .skipChildren
+    }
+
+    override func visit(_ node: SwitchCaseSyntax) -> SyntaxVisitorContinueKind {
+        let outer = shadowed
+        if case .case(let label) = node.label {
+            for item in label.caseItems {
+                walk(item.pattern)
+                if item.pattern.binds(property) { shadowed = true }
+                if let whereClause = item.whereClause { walk(whereClause) }
+            }
+        }
+        walk(node.statements)
+        shadowed = outer
+        return .skipChildren
+    }
+
+    override func visit(_ node: CatchClauseSyntax) -> SyntaxVisitorContinueKind {
+        let outer = shadowed
+        if node.catchItems.isEmpty {
+            if property == "error" { shadowed = true }
+        }
+        for item in node.catchItems {
+            if let pattern = item.pattern {
+                walk(pattern)
+                if pattern.binds(property) { shadowed = true }
+            }
+            if let whereClause = item.whereClause { walk(whereClause) }
+        }
+        walk(node.body)
+        shadowed = outer
+        return .skipChildren
+    }
+
+    /// Walks `if`/`guard`/`while` conditions in order: each binding is visible in the conditions
+    /// after it and in the body.
+    private func walkConditions(_ conditions: ConditionElementListSyntax) {
+        for element in conditions {
+            if let binding = element.condition.as(OptionalBindingConditionSyntax.self) {
+                if let initializer = binding.initializer {
+                    walk(initializer)
+                } else if !shadowed, binding.pattern.binds(property) {
+                    shorthandBindings.insert(binding.id)
+                }
+                if binding.pattern.binds(property) { shadowed = true }
+            } else if let match = element.condition.as(MatchingPatternConditionSyntax.self) {
+                walk(match.initializer)
+                walk(match.pattern)
+                if match.pattern.binds(property) { shadowed = true }
+            } else {
+                walk(element)
+            }
+        }
+    }
+
+    private func declaresHoisted(_ item: CodeBlockItemSyntax.Item) -> Bool {
+        guard case .decl(let decl) = item else { return false }
+        // Functions, types and type aliases.
+        return decl.asProtocol(NamedDeclSyntax.self)?.name.identifierText == property
+    }
+}
+
+/// Applies what `DirectAccessFinder` found.
+private final class DirectAccessRenamer: SyntaxRewriter {
+    private let references: Set<SyntaxIdentifier>
+    private let shorthandBindings: Set<SyntaxIdentifier>
+    private let storage: String
+
+    init(_ finder: DirectAccessFinder, storage: String) {
+        references = finder.references
+        shorthandBindings = finder.shorthandBindings
+        self.storage = storage
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
+        guard references.contains(node.id) else { return ExprSyntax(node) }
+        return ExprSyntax(node.with(\.baseName, node.baseName.with(\.tokenKind, .identifier(storage))))
+    }
+
+    override func visit(_ node: OptionalBindingConditionSyntax) -> OptionalBindingConditionSyntax {
+        guard shorthandBindings.contains(node.id) else { return super.visit(node) }
+        // `if let x {` becomes `if let x = _x {`.
+        let pattern = node.pattern
+        return node
+            .with(\.pattern, pattern.with(\.trailingTrivia, .space))
+            .with(\.initializer, InitializerClauseSyntax(
+                equal: .equalToken(trailingTrivia: .space),
+                value: DeclReferenceExprSyntax(baseName: .identifier(storage, trailingTrivia: pattern.trailingTrivia))))
+    }
+}
+
+extension PatternSyntax {
+    /// Whether the pattern introduces a name `name` (`x`, `(x, _)`, `.some(let x)`, `x?`).
+    func binds(_ name: String) -> Bool {
+        tokens(viewMode: .sourceAccurate).contains { token in
+            token.identifierText == name && token.parent?.is(IdentifierPatternSyntax.self) == true
+        }
+    }
+}
