@@ -175,3 +175,53 @@ struct ObservedPropertyTests {
         #expect(account.owner == "Cid")
     }
 }
+
+// The most common initializer: an @Observed property with an initial value assigned before a `let`.
+@KeyValueObservable final class Tagged {
+    var name = ""
+    let id: Int
+    init(name: String, id: Int) { self.name = name; self.id = id }
+}
+
+final class Released: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+final class AssignsFirst: KeyValueObservable {
+    @Observed var a = 1
+    @Observed var held: Released
+    let b: Int
+    init(b: Int, held: Released, replacing initial: Released? = nil) {
+        a = 5
+        self.held = initial ?? held
+        if initial != nil { self.held = held }   // after self is complete: a set
+        self.b = b
+    }
+}
+
+@Suite("Initializers")
+struct InitializerShapeTests {
+    @Test("an initializer may assign @Observed properties with initial values before its other stored properties, as with plain ones")
+    func assignBeforeLet() {
+        let tagged = Tagged(name: "x", id: 1)
+        #expect(tagged.name == "x" && tagged.id == 1)
+        var seen: [Seen<String>] = []
+        let token = tagged.observe(\.name) { _, change in seen.append(.from(change)) }
+        tagged.name = "y"
+        #expect(seen == [Seen(phase: "post", old: "x", new: "y")])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("an initial value replaced in init is released; the assigned value is kept")
+    func initialValueReleased() {
+        let released = Counter()
+        let assigns = AssignsFirst(b: 2, held: Released { released.increment() }, replacing: Released { released.increment() })
+        #expect(assigns.a == 5 && assigns.b == 2)
+        #expect(released.current == 1)
+        withExtendedLifetime(assigns) {}
+        _ = consume assigns
+        #expect(released.current == 2)
+    }
+}
