@@ -73,11 +73,17 @@ struct TrackedAccess {
 }
 
 extension [TrackedAccess] {
-    /// The list of the property when a path read exactly one `@Observed` property of `root` and its
-    /// key path (as its getter reported it) equals `keyPath`, type included: then the property's old
-    /// and new values are the path's, and its list can be used directly.
+    /// The list of the property when a path read exactly one `@Observed` property of `root`, its key
+    /// path (as its getter reported it) equals `keyPath`, type included, and `root` is an instance
+    /// of exactly the class that declares it: then the property's old and new values are the path's,
+    /// and its list can be used directly. (An instance of a subclass may override the property with
+    /// a getter of its own, `get { super.x * 2 }`, whose value is not the stored one; such a root
+    /// takes the path route, which evaluates the key path.)
     func directList(of root: AnyObject, _ keyPath: AnyKeyPath) -> ObserverList? {
-        count == 1 && self[0].object === root && self[0].keyPath == keyPath ? self[0].list : nil
+        guard count == 1, self[0].object === root, self[0].keyPath == keyPath,
+              ObjectIdentifier(type(of: root)) == ObjectIdentifier(type(of: keyPath).rootType)
+        else { return nil }
+        return self[0].list
     }
 }
 

@@ -30,8 +30,59 @@ private final class Truck: Vehicle {
     var load = 0
 }
 
+open class Bulb: KeyValueObservable {
+    @Observed open var watts = 40
+}
+
+/// Overrides an @Observed property with a getter that transforms the stored value.
+final class DoubledBulb: Bulb {
+    override var watts: Int {
+        get { super.watts * 2 }
+        set { super.watts = newValue / 2 }
+    }
+}
+
+private final class LampViewer {
+    lazy var observations = ObservationController(observer: self)
+    var seen: [Seen<Int>] = []
+}
+
 @Suite("Subclasses")
 struct SubclassTests {
+    @Test("a base-class key path on a subclass whose getter transforms the value delivers the key path's values (token, controller)")
+    func overridingGetter() {
+        let lamp = DoubledBulb()
+        var seen: [Seen<Int>] = []
+        let token = (lamp as Bulb).observe(\Bulb.watts, options: [.initial, .old, .new]) { _, change in
+            seen.append(.from(change, initial: change.oldValue == nil))
+        }
+        lamp.watts = 100
+        #expect(lamp.watts == 100)
+        #expect(seen == [Seen(phase: "initial", old: nil, new: 80), Seen(phase: "post", old: 80, new: 100)])
+
+        let viewer = LampViewer()
+        viewer.observations.observe(lamp as Bulb, \.watts) { viewer, _, change in viewer.seen.append(.from(change)) }
+        lamp.watts = 10
+        #expect(viewer.seen == [Seen(phase: "post", old: 100, new: 10)])
+        #expect(seen.last == Seen(phase: "post", old: 100, new: 10))
+        withExtendedLifetime(token) {}
+
+        // A second registration on the same class takes the same (evaluating) route.
+        var again: [Seen<Int>] = []
+        let second = (lamp as Bulb).observe(\Bulb.watts) { _, change in again.append(.from(change)) }
+        lamp.watts = 4
+        #expect(again == [Seen(phase: "post", old: 10, new: 4)])
+        withExtendedLifetime(second) {}
+
+        // The base class itself still takes the direct route, with its own values.
+        let plain = Bulb()
+        var direct: [Seen<Int>] = []
+        let third = plain.observe(\.watts) { _, change in direct.append(.from(change)) }
+        plain.watts = 60
+        #expect(direct == [Seen(phase: "post", old: 40, new: 60)])
+        withExtendedLifetime(third) {}
+    }
+
     @Test("a subclass's own @Observed property and the inherited ones are observable")
     func subclassProperties() {
         let student = Student(name: "Ann")
