@@ -49,7 +49,7 @@ struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immu
 }
 
 /// The process-wide table of interned key paths.
-private final class KeyPathTable: @unchecked Sendable {
+final class KeyPathTable: @unchecked Sendable {
     static let shared = KeyPathTable()
 
     private let lock = SpinLock()
@@ -145,6 +145,9 @@ private final class KeyPathTable: @unchecked Sendable {
             record(Resolution(key: key, keyPath: keyPath.object, slotOffset: offset))
         }
     }
+
+    /// How many key paths are interned (for the tests: it must stay flat).
+    var count: Int { lock.withLock { byIdentity.count } }
 
     /// The interned key path equal to `keyPath`, interning `keyPath` if there is none.
     func intern(_ keyPath: AnyKeyPath) -> InternedKeyPath {

@@ -43,9 +43,15 @@ enum PathProof {
             key.append(ObjectIdentifier(property))
         }
         if let known = ProofTable.shared.proof(for: key) { return known.leaf }
+        // A getter in a generic class forms a new key path object at each evaluation: key the outcome
+        // by the interned (equal) key paths instead, so the table holds one entry per distinct path.
+        let properties = accesses.map { InternedKeyPath($0.keyPath.unsafelyUnwrapped).object }
+        var internedKey = ProofKey(keyPath: ObjectIdentifier(keyPath))
+        for property in properties { internedKey.append(ObjectIdentifier(property)) }
+        if let known = ProofTable.shared.proof(for: internedKey) { return known.leaf }
         let leaf = prove(keyPath, accesses, valueType: valueType)
         // The key paths are kept with the outcome, so their identities cannot be reused.
-        ProofTable.shared.record(Proof(leaf: leaf, keyPaths: [keyPath] + accesses.compactMap(\.keyPath)), for: key)
+        ProofTable.shared.record(Proof(leaf: leaf, keyPaths: [keyPath] + properties), for: internedKey)
         return leaf
     }
 
@@ -137,20 +143,23 @@ enum PathProof {
 }
 
 /// The outcomes of `PathProof.prove`, for the life of the process (like the interned key paths).
-private final class ProofTable: @unchecked Sendable {
+final class ProofTable: @unchecked Sendable {
     static let shared = ProofTable()
 
     private let lock = Lock()
     // Guarded by `lock`.
     @exclusivity(unchecked) private var proofs: [PathProof.ProofKey: PathProof.Proof] = [:]
 
-    func proof(for key: PathProof.ProofKey) -> PathProof.Proof? {
+    fileprivate func proof(for key: PathProof.ProofKey) -> PathProof.Proof? {
         lock.withLock { proofs[key] }
     }
 
-    func record(_ proof: PathProof.Proof, for key: PathProof.ProofKey) {
+    fileprivate func record(_ proof: PathProof.Proof, for key: PathProof.ProofKey) {
         lock.withLock { proofs[key] = proof }
     }
+
+    /// How many outcomes are recorded (for the tests: it must stay flat).
+    var count: Int { lock.withLock { proofs.count } }
 }
 
 /// How a proven path's value is made from its last property's value: that value itself (`wrap` is
