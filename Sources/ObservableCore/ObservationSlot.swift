@@ -126,6 +126,19 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         _didMutate(object, change, newValue, same: ==)
     }
 
+    /// After an in-place mutation of a property whose type the macro saw as a generic parameter (or
+    /// built from one): the overloads above are chosen at compile time, where such a type matches
+    /// none of them, so the collection kinds are found at run time instead (only when observed).
+    @inlinable
+    public func _$didMutateGeneric<Object: AnyObject, Value>(
+        _ object: Object, _ change: _$PendingChange<Value>?, _ newValue: Value
+    ) {
+        guard let change else { return }
+        change.snapshot.deliverDidChange(
+            object, oldValue: change.oldValue, newValue: newValue,
+            CollectionMutation.detected(from: change.oldValue, to: newValue))
+    }
+
     /// The collection overloads' common body: compares old and new with `same`, only when observed.
     @inlinable
     func _didMutate<Object: AnyObject, C: RandomAccessCollection>(

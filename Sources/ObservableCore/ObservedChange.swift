@@ -146,6 +146,38 @@ final class CollectionMutation: @unchecked Sendable {   // immutable
     }
 }
 
+extension CollectionMutation {
+    /// What an in-place mutation from `old` to `new` did, when `Value` turns out at run time to be a
+    /// random-access, range-replaceable collection of `Equatable` elements (compared with `==`) or
+    /// of class references (compared by identity): the same rules as the overloads chosen at
+    /// compile time. `nil` for any other type.
+    @usableFromInline
+    static func detected<Value>(from old: Value, to new: Value) -> CollectionMutation? {
+        guard let old = old as? any RandomAccessCollection & RangeReplaceableCollection else { return nil }
+        return detected(from: old, to: new as Any)
+    }
+
+    private static func detected<C: RandomAccessCollection & RangeReplaceableCollection>(
+        from old: C, to new: Any
+    ) -> CollectionMutation? {
+        guard let new = new as? C else { return nil }
+        if C.Element.self is any Equatable.Type {
+            return CollectionMutation(from: old, to: new) { a, b in (a as? any Equatable)?.isEqual(to: b) ?? false }
+        }
+        if C.Element.self is AnyObject.Type {
+            return CollectionMutation(from: old, to: new) { a, b in (a as AnyObject) === (b as AnyObject) }
+        }
+        return nil
+    }
+}
+
+extension Equatable {
+    /// `==` with a value of unknown type: `false` unless it is a `Self`.
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self).map { $0 == self } ?? false
+    }
+}
+
 // Key path objects are immutable once formed; the change carries one to say which path changed (compare
 // it with `==`), and the values themselves are checked by the `Value: Sendable` requirement.
 extension ObservedChange: @unchecked Sendable where Value: Sendable {}

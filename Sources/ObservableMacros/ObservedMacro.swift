@@ -58,7 +58,8 @@ extension ObservedMacro: AccessorMacro {
 
         let shape = AccessorShape(
             options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
-            isWrappedInBraces: property.observedBinding?.accessorBlock == nil)
+            isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
+            detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext))
         let renamer = PlaceholderRenamer(names: names, change: context.makeUniqueName("change"))
         return AccessorShape.templates(for: shape).map { renamer.rewrite($0).cast(AccessorDeclSyntax.self) }
     }
@@ -69,14 +70,18 @@ struct AccessorShape: Hashable {
     let skipsEqualValues: Bool
     let notifiesAutomatically: Bool
     let isOverride: Bool
+    /// Whether the type may be a generic parameter (or built from one), for which the collection
+    /// overloads of `_$didMutate` cannot be chosen at compile time.
+    let detectsCollectionsAtRunTime: Bool
     /// Whether the accessors become the property's accessor block (it has no `willSet`/`didSet`),
     /// which indents them, or join the block it has.
     let isWrappedInBraces: Bool
 
-    init(options: ObservedOptions, isOverride: Bool, isWrappedInBraces: Bool) {
+    init(options: ObservedOptions, isOverride: Bool, isWrappedInBraces: Bool, detectsCollectionsAtRunTime: Bool) {
         skipsEqualValues = options.skipsEqualValues
         notifiesAutomatically = options.notifiesAutomatically
         self.isOverride = isOverride
+        self.detectsCollectionsAtRunTime = detectsCollectionsAtRunTime
         self.isWrappedInBraces = isWrappedInBraces
     }
 
@@ -180,6 +185,7 @@ struct AccessorShape: Hashable {
         // yield) nor when equal values are skipped (equality is only known after the mutation, too
         // late for a `.prior` notification): Swift then mutates through `get` and `set`.
         if !isOverride, !shape.skipsEqualValues {
+            let didMutate: TokenSyntax = shape.detectsCollectionsAtRunTime ? "_$didMutateGeneric" : "_$didMutate"
             accessors.append(
                 """
                 _modify {
@@ -189,7 +195,7 @@ struct AccessorShape: Hashable {
                     }
                     let \(change) = \(slot)._$willSet(self, \(value))
                     defer {
-                        \(slot)._$didMutate(self, \(change), \(value))
+                        \(slot).\(didMutate)(self, \(change), \(value))
                     }
                     yield &\(value)
                 }

@@ -146,6 +146,20 @@ extension VariableDeclSyntax {
         }
     }
 
+    /// Whether the property's type may be a generic parameter of an enclosing declaration or built
+    /// from one (`T`, `[T]`): then the runtime, not overload resolution, finds out what it is. An
+    /// inferred type in a generic context counts, as it may be.
+    func mayHaveGenericType(in lexicalContext: [Syntax]) -> Bool {
+        let parameters = Set(lexicalContext.flatMap { context in
+            (context.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause?.parameters).map {
+                $0.map(\.name.text)
+            } ?? []
+        })
+        guard !parameters.isEmpty else { return false }
+        guard let type = observedBinding?.typeAnnotation?.type else { return true }
+        return type.tokens(viewMode: .sourceAccurate).contains { parameters.contains($0.text) }
+    }
+
     /// The global actor a class declares itself isolated to (`@MainActor`), if it says so. An
     /// isolation inferred from elsewhere is not visible to a macro; the compiler then reports it.
     private static func globalActor(of container: Syntax?) -> String? {

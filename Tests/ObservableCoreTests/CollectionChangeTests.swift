@@ -29,8 +29,61 @@ private struct Mutation: Equatable, CustomStringConvertible {
     var description: String { "\(kind) \(indexes.map { "\($0)" } ?? "-") \(old ?? []) -> \(new ?? [])" }
 }
 
+/// The same property with a generic type: `Box<[String]>`, `Box<[Address]>`, `Box<[Point]>`.
+private final class GenericHolder<Items>: KeyValueObservable {
+    @Observed var items: Items
+    init(_ items: Items) { self.items = items }
+}
+
 @Suite("Collection change kinds")
 struct CollectionChangeTests {
+    @Test("a generic property holding a collection reports the kinds and indexes a non-generic one does", arguments: [UInt64(5), 6, 7])
+    func genericPropertyMatchesConcrete(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let playlist = Playlist(), generic = GenericHolder<[String]>([])
+        var concrete: [Mutation] = [], dynamic: [Mutation] = []
+        let tokens = [
+            playlist.observe(\.songs) { _, change in concrete.append(Mutation(change)) },
+            generic.observe(\.items) { _, change in dynamic.append(Mutation(change)) },
+        ]
+        func mutate(_ songs: inout [String], _ operation: Int, _ word: String) {
+            switch operation {
+            case 0: songs.append(word)
+            case 1: songs.insert(word, at: songs.count / 2)
+            case 2: if !songs.isEmpty { songs.remove(at: songs.count / 2) }
+            case 3: if !songs.isEmpty { songs[songs.count - 1] = word }
+            case 4: songs.replaceSubrange(0 ..< min(1, songs.count), with: [word, word])
+            case 5: songs.append(contentsOf: [word, word])
+            case 6: if songs.count > 3 { songs.removeAll() }
+            default: songs = [word]
+            }
+        }
+        for step in 0 ..< 60 {
+            let operation = Int.random(in: 0 ..< 8, using: &random), word = "w\(step)"
+            mutate(&playlist.songs, operation, word)
+            mutate(&generic.items, operation, word)
+        }
+        #expect(dynamic == concrete)
+        #expect(Set(concrete.map(\.kind)) == [.setting, .insertion, .removal, .replacement])
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("generic collections of class references compare by identity; of other elements, settings")
+    func genericElementKinds() {
+        let stops = GenericHolder<[Address]>([Address(city: "A")]), points = GenericHolder<[Point]>([Point()])
+        var kinds: [ObservedChangeKind] = [], pointKinds: [ObservedChangeKind] = []
+        let tokens = [
+            stops.observe(\.items) { _, change in kinds.append(change.kind) },
+            points.observe(\.items) { _, change in pointKinds.append(change.kind) },
+        ]
+        stops.items.append(Address(city: "B"))
+        stops.items[0] = Address(city: "A")   // equal city, another object: a replacement
+        points.items.append(Point())
+        #expect(kinds == [.insertion, .replacement])
+        #expect(pointKinds == [.setting])
+        withExtendedLifetime(tokens) {}
+    }
+
     @Test("append, insert, remove, subscript set and removeAll each send one change with kind and indexes")
     func kindsAndIndexes() {
         let playlist = Playlist()

@@ -56,7 +56,8 @@ func assertObservedExpansion(
 /// `uniqueSuffix` is what `makeUniqueName` appends for the n-th property expanded in one source
 /// (`""`, then `"0"`, `"1"`, …). `appendedToObservers` mirrors how the harness prints accessors added
 /// after a user's `willSet`/`didSet`: separated by blank lines.
-func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false) -> String {
+func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false) -> String {
+    let didMutate = genericType ? "_$didMutateGeneric" : "_$didMutate"
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
     var accessors: [String] = []
     do {
@@ -98,7 +99,7 @@ func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObse
                 }
                 let \(change) = _$\(name)._$willSet(self, _\(name))
                 defer {
-                    _$\(name)._$didMutate(self, \(change), _\(name))
+                    _$\(name).\(didMutate)(self, \(change), _\(name))
                 }
                 yield &_\(name)
             }

@@ -135,23 +135,39 @@ struct ObservedExpansionTests {
         )
     }
 
-    @Test("generic and @MainActor classes expand the same way")
+    @Test("in a generic class, a property whose type is (or may be) built from a generic parameter finds collection kinds at run time")
     func genericAndMainActor() {
         assertObservedExpansion(
             """
             @MainActor final class Box<T> {
                 @Observed var value: T
+                @Observed var count: Int = 0
+                @Observed var inferred = [T]()
             }
             """,
             expandedSource: """
             @MainActor final class Box<T> {
                 var value: T {
-            \(observedAccessors("value"))
+            \(observedAccessors("value", genericType: true))
                 }
 
                 private var _value: T
 
                 private let _$value = ObservableCore._$ObservationSlot()
+                var count: Int {
+            \(observedAccessors("count", uniqueSuffix: "0"))
+                }
+
+                private var _count: Int = 0
+
+                private let _$count = ObservableCore._$ObservationSlot()
+                var inferred {
+            \(observedAccessors("inferred", uniqueSuffix: "1", genericType: true))
+                }
+
+                private var _inferred = [T]()
+
+                private let _$inferred = ObservableCore._$ObservationSlot()
             }
             """
         )
