@@ -162,7 +162,8 @@ struct StringKeyPath: Sendable {
                     .advanced(by: property.slotOffset).assumingMemoryBound(to: _$ObservationSlot.self)
                 frame.record(object, slot.pointee.observers(), nil)
             }
-            guard let stored = storedValue(property.storageName, of: object), let value = unwrappedOptional(stored) else {
+            guard let stored = storedValue(property.storageName, in: property.storageClass, of: object),
+                  let value = unwrappedOptional(stored) else {
                 return nil
             }
             if position == components.count - 1 { return value }
@@ -172,46 +173,70 @@ struct StringKeyPath: Sendable {
         return nil
     }
 
-    /// A stored property's value read through `Mirror` (which reads `weak` and `unowned` storage
-    /// correctly), from the class or a superclass.
-    private func storedValue(_ label: String, of object: AnyObject) -> Any? {
+    /// The stored property `label` of class `owner` (the object's class or a superclass), read
+    /// through `Mirror`, which reads `weak` and `unowned` storage correctly.
+    private func storedValue(_ label: String, in owner: AnyClass, of object: AnyObject) -> Any? {
         var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            if let child = current.children.first(where: { $0.label == label }) { return child.value }
+        while let current = mirror, current.subjectType != owner {
             mirror = current.superclassMirror
         }
-        return nil
+        return mirror?.children.first(where: { $0.label == label })?.value
     }
 }
 
-/// The stored fields of a class and its superclasses, by name, from the runtime's reflection
-/// metadata (computed once per class).
+/// The stored fields of a class and its superclasses, by name, each class's apart, from the runtime's
+/// reflection metadata (computed once per class).
 struct ReflectedFields: Sendable {
     struct Field: Sendable {
         let offset: Int
         let type: Any.Type
     }
 
-    /// An `@Observed` property: its slot (`_$name`) and its storage (`_name`, or the superclass's
-    /// `name` for an `@Observed override`).
+    /// An `@Observed` property: its slot (`_$name`) and its storage (`_name` of the class declaring
+    /// the slot, or the superclass's own `name` for an `@Observed override`).
     struct ObservedProperty {
         let slotOffset: Int
         let storageName: String
         let storageType: Any.Type
+        /// The class whose field `storageName` is: a subclass may declare a field of the same name.
+        let storageClass: AnyClass
     }
 
-    private let fields: [String: Field]
+    /// One class's own fields.
+    private struct Level: @unchecked Sendable {   // immutable; a class object is immortal
+        let type: AnyClass
+        let fields: [String: Field]
+    }
+
+    /// The class's own fields first, then each superclass's.
+    private let levels: [Level]
 
     /// Offsets of the class's `@Observed` slots (`_$name` fields), superclasses' included.
     let slotOffsets: [Int]
 
-    func storedField(named name: String) -> Field? { fields[name] }
+    /// The field `name` of the class or of its nearest superclass that has one.
+    func storedField(named name: String) -> Field? {
+        levels.lazy.compactMap { $0.fields[name] }.first
+    }
 
+    /// The `@Observed` property `key` as the class's accessors see it: the slot of the most derived
+    /// class that declares one, paired with that class's own storage (or, for an `@Observed
+    /// override`, the nearest superclass's property of that name). A field that merely has the
+    /// storage's name in another class is never taken for it.
     func observedProperty(_ key: String) -> ObservedProperty? {
-        guard let slot = fields["_$" + key] else { return nil }
-        let storageName = fields["_" + key] != nil ? "_" + key : key
-        guard let storage = fields[storageName] else { return nil }
-        return ObservedProperty(slotOffset: slot.offset, storageName: storageName, storageType: storage.type)
+        guard let index = levels.firstIndex(where: { $0.fields["_$" + key] != nil }) else { return nil }
+        let slot = levels[index].fields["_$" + key]!
+        func property(_ level: Level, _ name: String) -> ObservedProperty? {
+            level.fields[name].map {
+                ObservedProperty(slotOffset: slot.offset, storageName: name, storageType: $0.type, storageClass: level.type)
+            }
+        }
+        if let own = property(levels[index], "_" + key) { return own }
+        for level in levels[(index + 1)...] {
+            if level.fields["_$" + key] != nil, let observed = property(level, "_" + key) { return observed }
+            if let plain = property(level, key) { return plain }
+        }
+        return nil
     }
 
     private static let lock = Lock()
@@ -219,21 +244,26 @@ struct ReflectedFields: Sendable {
 
     static func of(_ type: AnyClass) -> ReflectedFields {
         if let cached = lock.withLock({ cache[ObjectIdentifier(type)] }) { return cached }
-        var fields: [String: Field] = [:]
-        // Superclass fields come first; a subclass field of the same name (a private peer of an
-        // `@Observed override`) replaces the superclass's, as the subclass's accessors do.
+        // The runtime lists a class's fields after its superclasses' (and `_forEachField` lists them
+        // all): this class's own are those past its superclass's count.
+        let superclass = _getSuperclass(type).map(Self.of)
+        var all: [(String, Field)] = []
         _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0) /* .classType */) { name, offset, fieldType, _ in
-            fields[String(cString: name)] = Field(offset: offset, type: fieldType)
+            all.append((String(cString: name), Field(offset: offset, type: fieldType)))
             return true
         }
+        let inherited = superclass?.fieldCount ?? 0
+        let own = all.dropFirst(inherited)
+        let level = Level(type: type, fields: Dictionary(own.map { $0 }, uniquingKeysWith: { first, _ in first }))
         // The runtime reports a noncopyable field's type as `()`; the macro names slots `_$name`.
-        let slotOffsets = fields
-            .filter { name, field in name.hasPrefix("_$") && field.type == Void.self }
-            .map(\.value.offset)
-        let reflected = ReflectedFields(fields: fields, slotOffsets: slotOffsets)
+        let slotOffsets = own.filter { name, field in name.hasPrefix("_$") && field.type == Void.self }.map(\.1.offset)
+        let reflected = ReflectedFields(
+            levels: [level] + (superclass?.levels ?? []), slotOffsets: slotOffsets + (superclass?.slotOffsets ?? []))
         lock.withLock { cache[ObjectIdentifier(type)] = reflected }
         return reflected
     }
+
+    private var fieldCount: Int { levels.reduce(0) { $0 + $1.fields.count } }
 }
 
 /// Any `Optional`, seen through its wrapped type (used by string key paths and `PathProof`).

@@ -11,8 +11,30 @@ private final class Gallery: KeyValueObservable, CustomReflectable {
     var customMirror: Mirror { Mirror(self, children: []) }
 }
 
+/// Declares a field named like the storage of the `@Observed var name` it inherits (`Person`'s
+/// `_name` is private to another file).
+private final class Impostor: Person {
+    var _name = 42
+    @Observed var _age = "not the age"
+}
+
 @Suite("String key paths")
 struct StringKeyPathTests {
+    @Test("a subclass field named like an inherited property's storage is not read for it")
+    func storageNameInSubclass() throws {
+        let impostor = Impostor(name: "ann")
+        var seen: [String] = []
+        let tokens = [
+            try impostor.observe(keyPath: "name", options: [.initial, .new]) { _, change in seen.append(describe(change)) },
+            try impostor.observe(keyPath: "age", options: [.initial, .old, .new]) { _, change in seen.append(describe(change)) },
+        ]
+        impostor.name = "bob"
+        impostor.age = 3
+        #expect(seen == ["post nil -> ann", "post nil -> 0", "post nil -> bob", "post 0 -> 3"])
+        #expect(impostor._name == 42)
+        withExtendedLifetime(tokens) {}
+    }
+
     @Test("a property by name: old and new values as Any, and the string in the change")
     func singleKey() throws {
         let person = Person(name: "Ann")
