@@ -33,8 +33,10 @@ import Synchronization
 ///   inside any callback, including an `.initial` one.
 /// - **Threads and the resurrection guard.** The controller's lock covers only its own table, never a
 ///   callback. Once `unobserve…` returns, or once the observer has begun deinitialising, no new
-///   callback reaches the observer.
-public final class ObservationController<Observer: AnyObject>: @unchecked Sendable {
+///   callback reaches the observer. The controller is `Sendable` when its `Observer` is: it hands
+///   the observer out (``observer``), so a controller of a non-`Sendable` observer stays in the
+///   observer's isolation, as the observer does.
+public final class ObservationController<Observer: AnyObject> {
     /// Whether observed objects are kept alive while observed (`KVOController`) or not
     /// (`KVOControllerNonRetaining`).
     public let retainsObserved: Bool
@@ -229,8 +231,11 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
             return (entry.id, replaced)
         }
         for previous in replaced { previous.cancel() }
-        let onDeallocated: DeallocationHook = { [weak self] in
-            self?.observedObjectDeallocated(entryID: entryID, objectID: id)
+        // The hook runs on the thread that releases the object; it touches only the table, under
+        // its lock, so the controller may be reached from there even when it is not `Sendable`.
+        let controller = WeakReference(self)
+        let onDeallocated: DeallocationHook = {
+            controller.value?.observedObjectDeallocated(entryID: entryID, objectID: id)
         }
         registration.attach(start(registration, observerReference, onDeallocated))
     }
@@ -249,6 +254,10 @@ public final class ObservationController<Observer: AnyObject>: @unchecked Sendab
         }
     }
 }
+
+// Sendable only with its observer: `controller.observer` must not cross into another task when
+// the observer cannot. (The controller's own state is guarded by its lock.)
+extension ObservationController: @unchecked Sendable where Observer: Sendable {}
 
 /// A weak reference, shared by a controller and the callbacks it installs. Written only in `init`.
 @usableFromInline

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Compiles each Tests/CompileChecks/*.swift as a user's code against the debug build (see the README
+# there) and checks the outcome its header states.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=.build/debug
+test -d "$bin/Modules" || { echo "build first: swift build --build-tests"; exit 1; }
+failed=0
+for file in Tests/CompileChecks/*.swift; do
+    ok=1
+    output=$(swiftc -emit-sil -o /dev/null -swift-version 6 -I "$bin/Modules" \
+        -load-plugin-executable "$bin/ObservableMacros-tool#ObservableMacros" "$file" 2>&1) && status=0 || status=$?
+    if grep -q '^// expect: builds' "$file"; then
+        if [ "$status" -ne 0 ] || grep -qE '(error|warning):' <<<"$output"; then
+            echo "FAIL $file: expected to build without warnings"; echo "$output"; failed=1; ok=0
+        fi
+    else
+        if [ "$status" -eq 0 ]; then echo "FAIL $file: expected the build to fail"; failed=1; ok=0; fi
+        while IFS= read -r expected; do
+            if ! grep 'error:' <<<"$output" | grep -qF -- "$expected"; then
+                echo "FAIL $file: no error containing: $expected"; echo "$output" | grep 'error:' | sort -u; failed=1; ok=0
+            fi
+        done < <(sed -n 's|^// expect-error: ||p' "$file")
+        grep -q '^// expect-error: ' "$file" || { echo "FAIL $file: no expectation in its header"; failed=1; ok=0; }
+    fi
+    if [ "$ok" -eq 1 ]; then echo "ok   $file"; fi
+done
+exit "$failed"
