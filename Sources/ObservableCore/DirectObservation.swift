@@ -137,8 +137,12 @@ enum Delivery {
         let (keyPath, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
         // The default options get a function of their own, with the option tests folded away.
         let notify: EntryNotification = options == [.old, .new]
-            ? { notifyDirect(Root.self, Value.self, $0, $1, $2, $3, $4, options: [.old, .new]) }
-            : { notifyDirect(Root.self, Value.self, $0, $1, $2, $3, $4, options: nil) }
+            ? { entry, object, old, new, mutation, _ in
+                notifyDirect(Root.self, Value.self, entry, object, old, new, mutation, options: [.old, .new])
+            }
+            : { entry, object, old, new, mutation, _ in
+                notifyDirect(Root.self, Value.self, entry, object, old, new, mutation, options: nil)
+            }
         // With the default options, an observation of its own class: a set recognises it by that
         // and calls its handler with the change it built once (see `EntryRun.deliverDidChange`).
         // A deallocation hook (controllers, change sequences) makes a class of its own, so that the

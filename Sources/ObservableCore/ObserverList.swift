@@ -10,14 +10,15 @@ import Android
 #endif
 
 /// How a list entry is told about a change: the entry itself, the observed object, the old value, the
-/// new value or `nil` for the notification before the store (`.prior`), and what an in-place
-/// collection mutation did. The values are passed by address and are of the property's type.
+/// new value or `nil` for the notification before the store (`.prior`), what an in-place collection
+/// mutation did, and the set's stamp (see `ObserverList.stamp`). The values are passed by address
+/// and are of the property's type.
 ///
 /// A capture-free function stored in the entry rather than a virtual method: a set reaches each
 /// observer with one indirect call, and a direct observation's function is built and specialised by
 /// the `@inlinable` caller of `observe`, so a notification never looks up generic metadata.
 @usableFromInline
-typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?) -> Void
+typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?, Int) -> Void
 
 /// One entry of a property's observer list: a direct observation, or one link of a path observation.
 ///
@@ -70,18 +71,21 @@ class ListEntry: ObservationCore, @unchecked Sendable {
 struct EntryRun {
     @usableFromInline let slots: UnsafePointer<Unmanaged<ListEntry>?>
     @usableFromInline let count: Int
+    /// The stamp of the set delivered (see `ObserverList.stamp`).
+    @usableFromInline let stamp: Int
 
     @inlinable
-    init(slots: UnsafePointer<Unmanaged<ListEntry>?>, count: Int) {
+    init(slots: UnsafePointer<Unmanaged<ListEntry>?>, count: Int, stamp: Int) {
         self.slots = slots
         self.count = count
+        self.stamp = stamp
     }
 
     @usableFromInline
     func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
         for index in 0 ..< count {
             slots[index]?._withUnsafeGuaranteedRef { entry in
-                if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil) }
+                if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil, stamp) }
             }
         }
     }
@@ -122,7 +126,7 @@ struct EntryRun {
                 while index < count {
                     if let entry = slots[index] {
                         if entry._withUnsafeGuaranteedRef(shares) { break }
-                        entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation) }
+                        entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation, stamp) }
                     }
                     index += 1
                 }
@@ -148,7 +152,7 @@ struct EntryRun {
                             change._keyPath = observation.keyPath
                             observation.handler(object, change)
                         } else {
-                            entry.notify(entry, object, old, new, mutation)
+                            entry.notify(entry, object, old, new, mutation, stamp)
                         }
                     }
                     slot += 1
@@ -243,7 +247,8 @@ struct EntryTable {
     @inlinable var count: Int { get { header.pointee.count } nonmutating set { header.pointee.count = newValue } }
     var capacity: Int { header.pointee.capacity }
     @inlinable var willChangeCount: Int { get { header.pointee.willChangeCount } nonmutating set { header.pointee.willChangeCount = newValue } }
-    @inlinable var run: EntryRun { EntryRun(slots: UnsafePointer(slots), count: count) }
+    /// The entries, for a set with `stamp`.
+    @inlinable func run(stamp: Int) -> EntryRun { EntryRun(slots: UnsafePointer(slots), count: count, stamp: stamp) }
 
     /// A new table with the same entries at the same places, each retained again.
     func copy(capacity: Int) -> EntryTable {
@@ -286,7 +291,10 @@ struct EntryTable {
 final class ObserverList: @unchecked Sendable {
     /// Serialises changes to the list; a set never takes it.
     private let lock = SpinLock()
-    /// The count of sets reading the published table, plus the `writing` and `hasRetired` flags.
+    /// In its low 32 bits the count of sets reading the published table; then the `hasRetired` and
+    /// `writing` flags; above them a count of the sets begun, wrapping: the stamp of a set, by which
+    /// a path's leaf link sees that another set of the property began after its own (`PathLink`).
+    /// A set adds to both counts with one atomic add.
     @usableFromInline let state = Atomic<Int>(0)
     /// The table sets read. Replaced only under `lock`.
     @usableFromInline let published: Atomic<UnsafeMutableRawPointer>
@@ -297,9 +305,18 @@ final class ObserverList: @unchecked Sendable {
     @exclusivity(unchecked) private var retired: [EntryTable] = []
     @exclusivity(unchecked) private var isEnded = false
 
-    @inlinable static var writing: Int { 1 << 62 }
-    @inlinable static var hasRetired: Int { 1 << 61 }
-    @inlinable static var readerMask: Int { hasRetired - 1 }
+    @inlinable static var readerMask: Int { (1 << 32) - 1 }
+    @inlinable static var hasRetired: Int { 1 << 32 }
+    @inlinable static var writing: Int { 1 << 33 }
+    /// One set begun, in the bits above the flags (which a carry out of the top leaves alone).
+    @inlinable static var setBegun: Int { 1 << 34 }
+    @inlinable static var stampMask: Int { ~(setBegun - 1) }
+    /// Not a set's stamp (a stamp has no bits below `setBegun`): a change announced by hand, whose
+    /// values are read when it is delivered.
+    static var unstamped: Int { 1 }
+
+    /// The stamp of the latest set begun.
+    var stamp: Int { state.load(ordering: .relaxed) & Self.stampMask }
 
     init() {
         table = EntryTable.allocate(capacity: 4)
@@ -319,11 +336,11 @@ final class ObserverList: @unchecked Sendable {
     @inlinable
     func snapshot() -> _$Snapshot? {
         if liveCount.load(ordering: .relaxed) == 0 { return nil }
-        let state = self.state.wrappingAdd(1, ordering: .acquiring).newValue
+        let state = self.state.wrappingAdd(1 &+ Self.setBegun, ordering: .acquiring).newValue
         // A change in place is under way: it takes a few instructions and calls nothing.
         if state & Self.writing != 0 { waitForWriter() }
         let table = EntryTable(raw: published.load(ordering: .acquiring))
-        return _$Snapshot(list: Unmanaged.passUnretained(self), run: table.run,
+        return _$Snapshot(list: Unmanaged.passUnretained(self), run: table.run(stamp: state & Self.stampMask),
                           notifiesWillChange: table.willChangeCount > 0)
     }
 
@@ -539,7 +556,7 @@ final class ObserverList: @unchecked Sendable {
     }
 
     /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.
-    func attach(_ dependent: any PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
+    func attach(_ dependent: PathObservationCore & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
         let link = PathLink(list: self, dependent: dependent, leaf: leaf)
         return add(link) ? link : nil
     }
@@ -564,7 +581,7 @@ final class RetainedEntries {
     /// Calls `body` with the entries as a run (never empty: see `ObserverList.retainedEntries`).
     func withRun<Result>(_ body: (EntryRun) -> Result) -> Result {
         entries.withUnsafeBufferPointer { buffer in
-            body(EntryRun(slots: buffer.baseAddress!, count: buffer.count))
+            body(EntryRun(slots: buffer.baseAddress!, count: buffer.count, stamp: ObserverList.unstamped))
         }
     }
 }

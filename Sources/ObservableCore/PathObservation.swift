@@ -5,14 +5,41 @@ import Synchronization
 protocol PathDependent: AnyObject, Sendable {
     /// Whether `dependencyWillChange` is wanted (old values or `.prior` notifications).
     var wantsWillChange: Bool { get }
-    func dependencyWillChange()
-    func dependencyDidChange()
+    /// Before and after a change of one dependency, told by `source` (a link's identity, or `nil`
+    /// for a change announced by hand) with the set's `stamp` (`ObserverList.stamp`): the two calls
+    /// of one change carry the same pair.
+    func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int)
+    /// `leafOld`: from the last property's link of a proven path whose setter's new value cannot be
+    /// trusted (see `PathLink`), that setter's old value; the path is then evaluated for the new one.
+    func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?)
     /// Delivers a change of the last property of a path proven to be pure navigation (see
     /// `PathProof`), called with this dependent; `nil` where there is none.
     var leafDelivery: LeafDelivery? { get }
     func dependencyEnded(_ link: any DependencyLink)
     /// Whether this observes `keyPath` on `root` (for manual notification of a computed property).
     func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool
+}
+
+/// The old value a proven path's last property had before a set, as its setter passed it, and how
+/// the path's value is made from it (see `LeafConversion`).
+struct LeafOldValue {
+    let pointer: UnsafeRawPointer
+    let wrap: LeafWrap
+    let wraps: Bool
+}
+
+/// The part of a path observation that its links read without its lock.
+@usableFromInline
+class PathObservationCore: ObservationCore, @unchecked Sendable {
+    /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
+    /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
+    /// have moved off the object of its last property's link.
+    final let intermediatesInFlight = Atomic<Int>(0)
+
+    @usableFromInline
+    override init() {
+        super.init()
+    }
 }
 
 /// The registration of a `PathDependent` in one property's list.
@@ -28,10 +55,18 @@ protocol DependencyLink: AnyObject, Sendable {
 /// A list entry that forwards a property's changes to a path observation. Usually the values are
 /// unused: the path is evaluated again, which gives its own old and new values. The link of the last
 /// property of a path proven to be pure navigation (`leaf` given, see `PathProof`) forwards the
-/// setter's values instead, and needs no notification before the store.
+/// setter's values instead; it trusts them only when they are still the path's: its set is the
+/// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
+/// (`PathObservationCore.intermediatesInFlight`, which the other links count from `willChange`).
+/// Otherwise the path is evaluated. Its own `willChange` does nothing unless a change is in flight:
+/// then the path may not read this property at the moment, so it records the path's value before
+/// the set, as the other links do.
+///
+/// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
+/// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
 final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
-    private let list: ObserverList
-    let dependent: any PathDependent
+    let list: ObserverList
+    let dependent: PathObservationCore & PathDependent
     /// The dependent's `leafDelivery` when this link delivers leaf changes (`deliversLeaf`), else a
     /// function never called. Not optional: calling a `let` function in place needs no retain of
     /// its context, where unwrapping an optional one into a local retained and released it per change.
@@ -43,9 +78,9 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     private let wraps: Bool
     /// `dependent`, which this link holds, unretained: passing the existential retained and released
     /// the observation on every change.
-    private let target: Unmanaged<AnyObject>
+    private let target: Unmanaged<PathObservationCore>
 
-    init(list: ObserverList, dependent: any PathDependent, leaf: LeafConversion?) {
+    init(list: ObserverList, dependent: PathObservationCore & PathDependent, leaf: LeafConversion?) {
         self.list = list
         self.dependent = dependent
         if leaf != nil, let delivery = dependent.leafDelivery {
@@ -63,16 +98,28 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
             self.wraps = false
         }
         self.target = Unmanaged.passUnretained(dependent)
-        super.init(options: leaf == nil && dependent.wantsWillChange ? .prior : []) { entry, _, oldValue, newValue, _ in
+        // Every link hears `willChange`: the path counts the changes in flight.
+        super.init(options: .prior) { entry, _, oldValue, newValue, _, stamp in
             let link = unsafeDowncast(entry, to: PathLink.self)
+            guard link.isActive else { return }
             if let newValue {
                 if link.deliversLeaf {
-                    link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap, link.wraps) }
+                    // A later set of the property (in a callback before this link, or on another
+                    // thread), or an intermediate change the path has not handled yet, makes the
+                    // setter's new value possibly not the path's: then the path is evaluated.
+                    let trusted = (stamp == ObserverList.unstamped || link.list.stamp == stamp) && !link.changesInFlight
+                    if trusted {
+                        link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap, link.wraps) }
+                    } else {
+                        link.dependent.dependencyDidChange(
+                            from: ObjectIdentifier(link), stamp: stamp,
+                            leafOld: LeafOldValue(pointer: oldValue, wrap: link.wrap, wraps: link.wraps))
+                    }
                 } else {
-                    link.dependent.dependencyDidChange()
+                    link.dependent.dependencyDidChange(from: ObjectIdentifier(link), stamp: stamp, leafOld: nil)
                 }
-            } else {
-                link.dependent.dependencyWillChange()
+            } else if !link.deliversLeaf || link.changesInFlight {
+                link.dependent.dependencyWillChange(from: ObjectIdentifier(link), stamp: stamp)
             }
         }
     }
@@ -82,7 +129,15 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
-    func detach() { list.remove(self) }
+    /// Whether another change of the path is in flight (see `PathObservationCore`).
+    private var changesInFlight: Bool {
+        target._withUnsafeGuaranteedRef { $0.intermediatesInFlight.load(ordering: .acquiring) != 0 }
+    }
+
+    func detach() {
+        state.store(0, ordering: .releasing)
+        list.remove(self)
+    }
 
     override func listEnded() { dependent.dependencyEnded(self) }
 }
@@ -99,7 +154,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
 /// delivered from the setter's own values, without evaluation, by `deliverLeaf`, which is specialised
 /// where `observe` is called (this class's own code is not).
 @usableFromInline
-final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDependent, @unchecked Sendable {
+final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDependent, @unchecked Sendable {
     /// Held weakly: observing never keeps the observed object alive. Written only in `init`; a
     /// `weak let` where the compiler has them (Swift 6.2), else without run-time exclusivity checks
     /// (each read from the specialised `deliverLeaf` cost one).
@@ -125,11 +180,27 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
     // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
     /// One link per dependency, in the order the path read them.
     @exclusivity(unchecked) private var links: [any DependencyLink] = []
-    /// Old values taken before the store, consumed after it (a stack, because a callback may set a
-    /// dependency again before the outer change completes). Each is boxed by hand in memory laid out
-    /// for `Value`: this code is not specialised, and an `[Value]` cost about 2,000 instructions of
-    /// metadata and witness-table lookups per change; a box is one allocation.
-    @exclusivity(unchecked) private var pendingOldValues: [UnsafeMutableRawPointer] = []
+    /// Old values taken before a dependency's store, consumed after it, each with the source that
+    /// took it (a stack, because a callback may set a dependency again before the outer change
+    /// completes; by source, so that a link detached in between takes its value with it and never
+    /// hands it to another change). Each is boxed by hand in memory laid out for `Value`: this code is
+    /// not specialised, and an `[Value]` needed metadata and witness-table lookups per change.
+    @exclusivity(unchecked) private var pendingOldValues: [PendingOldValue] = []
+
+    private struct PendingOldValue {
+        let change: PendingChange
+        let box: UnsafeMutableRawPointer
+    }
+
+    /// One change of a dependency, between its `willChange` and its `didChange`.
+    private struct PendingChange: Hashable {
+        let source: ObjectIdentifier?
+        let stamp: Int
+    }
+
+    /// The changes counted in `intermediatesInFlight` (so that a link detached before its
+    /// `didChange` takes its count with it); a change announced by hand twice at once counts twice.
+    @exclusivity(unchecked) private var intermediatesPending: [PendingChange: Int] = [:]
 
     init(root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
          onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery?,
@@ -155,7 +226,8 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
     func register(_ accesses: [TrackedAccess]) {
         guard let root else { return }
         let leaf = leafConversion(root, accesses)
-        let stale = lock.withLock { relink(to: accesses, leaf: leaf) }
+        let (stale, dropped) = lock.withLock { relink(to: accesses, leaf: leaf) }
+        for box in dropped { Self.destroy(box) }
         withExtendedLifetime(stale) {}
     }
 
@@ -224,7 +296,10 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
             var taken: [any DependencyLink] = []
             var values: [UnsafeMutableRawPointer] = []
             swap(&taken, &links)
-            swap(&values, &pendingOldValues)
+            values = pendingOldValues.map(\.box)
+            pendingOldValues = []
+            intermediatesPending = [:]
+            intermediatesInFlight.store(0, ordering: .releasing)
             for link in taken { link.detach() }
             return (taken, values)
         }
@@ -234,7 +309,7 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
     }
 
     deinit {
-        for box in pendingOldValues { Self.destroy(box) }
+        for pending in pendingOldValues { Self.destroy(pending.box) }
     }
 
     private static func box(_ value: Value) -> UnsafeMutableRawPointer {
@@ -253,12 +328,22 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
         box.deallocate()
     }
 
-    func dependencyWillChange() {
+    func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {
         guard isActive, let root else { return }
+        let change = PendingChange(source: source, stamp: stamp)
+        if let source {
+            // A change begins that may move the path.
+            lock.withLock {
+                guard links.contains(where: { ObjectIdentifier($0) == source }) else { return }
+                intermediatesPending[change, default: 0] += 1
+                intermediatesInFlight.add(1, ordering: .releasing)
+            }
+        }
+        guard options.contains(.old) || options.contains(.prior) else { return }
         let oldValue = Tracking.untracked { evaluate(root) }
         if options.contains(.old) {
-            let box = Self.box(oldValue)
-            lock.withLock { pendingOldValues.append(box) }
+            let pending = PendingOldValue(change: change, box: Self.box(oldValue))
+            lock.withLock { pendingOldValues.append(pending) }
         }
         if options.contains(.prior) { deliverPrior(root, oldValue) }
     }
@@ -269,7 +354,12 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
         deliver(root, options.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
     }
 
-    func dependencyDidChange() {
+    /// Evaluates the path, re-links it, and delivers the change, unless the link it came from is no
+    /// longer the path's, or the path no longer reads its property while another change of the path
+    /// is in flight (the path moved off it by a change it has yet to hear, which will deliver the
+    /// move): a change of a property reaches a path only while the path reads that property, or
+    /// when nothing else would tell it (it moved through a property that is not `@Observed`).
+    func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?) {
         guard isActive else { return }
         guard let root else {
             // The root was deallocated while an intermediate object lives on.
@@ -278,29 +368,81 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
         }
         let (newValue, accesses) = Tracking.evaluate { evaluate(root) }
         let leaf = leafConversion(root, accesses)
-        let (oldBox, stale, unlinked) = lock.withLock { () -> (UnsafeMutableRawPointer?, [any DependencyLink], Bool) in
-            let oldBox = options.contains(.old) ? pendingOldValues.popLast() : nil
-            guard isActive else { return (oldBox, [], false) }
-            return (oldBox, relink(to: accesses, leaf: leaf), links.isEmpty)
+        typealias Outcome = (
+            oldBox: UnsafeMutableRawPointer?, stale: [any DependencyLink], dropped: [UnsafeMutableRawPointer],
+            unlinked: Bool, delivers: Bool)
+        let outcome = lock.withLock { () -> Outcome? in
+            // A link detached since its `notify` began (by another thread) forwards nothing.
+            var sourceList: ObjectIdentifier?
+            if let source {
+                guard let link = links.first(where: { ObjectIdentifier($0) == source }) else { return nil }
+                sourceList = link.listID
+            }
+            let change = PendingChange(source: source, stamp: stamp)
+            let oldBox = pendingOldValues.lastIndex { $0.change == change }.map { pendingOldValues.remove(at: $0).box }
+            guard isActive else { return (oldBox, [], [], false, false) }
+            let (stale, dropped) = relink(to: accesses, leaf: leaf)
+            settleIntermediate(change)
+            let delivers = sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
+                || intermediatesPending.isEmpty
+            return (oldBox, stale, dropped, links.isEmpty, delivers)
         }
+        guard let outcome else { return }
+        for box in outcome.dropped { Self.destroy(box) }
         // Built directly rather than through `options.change` and `Optional.map`: in this
         // unspecialised code their closures cost more than the rest of the delivery.
         var oldValue: Value?
-        if let oldBox { oldValue = Self.unbox(oldBox) }
-        deliver(root, ObservedChange(
-            kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
-            keyPath: keyPath, mutation: nil))
+        if let oldBox = outcome.oldBox {
+            oldValue = Self.unbox(oldBox)
+        } else if let leafOld, options.contains(.old) {
+            // The path read the leaf when this set began (nothing was in flight): the setter's old
+            // value was the path's.
+            oldValue = Self.value(from: leafOld)
+        }
+        if outcome.delivers {
+            deliver(root, ObservedChange(
+                kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
+                keyPath: keyPath, mutation: nil))
+        }
         // No dependency left (a computed property that now reads no `@Observed` one): this change
         // was the last. Ended before the stale links, which own the observation, are released.
-        if unlinked { end() }
-        withExtendedLifetime(stale) {}
+        if outcome.unlinked { end() }
+        withExtendedLifetime(outcome.stale) {}
+    }
+
+    /// The path's value made from a proven leaf's old value, as its setter passed it.
+    private static func value(from leafOld: LeafOldValue) -> Value {
+        guard leafOld.wraps else { return leafOld.pointer.assumingMemoryBound(to: Value.self).pointee }
+        return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            leafOld.wrap(leafOld.pointer, UnsafeMutableRawPointer(base))
+            return base.move()
+        }
+    }
+
+    /// Under `lock`: one counted change is handled.
+    private func settleIntermediate(_ change: PendingChange) {
+        guard let pending = intermediatesPending[change] else { return }
+        intermediatesPending[change] = pending > 1 ? pending - 1 : nil
+        intermediatesInFlight.subtract(1, ordering: .releasing)
+    }
+
+    /// Under `lock`: links that are going take their counted changes with them.
+    private func forgetIntermediates(of sources: Set<ObjectIdentifier>) {
+        for (change, pending) in intermediatesPending {
+            guard let source = change.source, sources.contains(source) else { continue }
+            intermediatesPending[change] = nil
+            intermediatesInFlight.subtract(pending, ordering: .releasing)
+        }
     }
 
     func dependencyEnded(_ link: any DependencyLink) {
-        let (removed, unlinked) = lock.withLock { () -> ((any DependencyLink)?, Bool) in
-            guard let index = links.firstIndex(where: { $0 === link }) else { return (nil, links.isEmpty) }
-            return (links.remove(at: index), links.isEmpty)
+        let (removed, dropped, unlinked) = lock.withLock { () -> ((any DependencyLink)?, [UnsafeMutableRawPointer], Bool) in
+            guard let index = links.firstIndex(where: { $0 === link }) else { return (nil, [], links.isEmpty) }
+            forgetIntermediates(of: [ObjectIdentifier(link)])
+            return (links.remove(at: index), dropOldValues(of: [ObjectIdentifier(link)]), links.isEmpty)
         }
+        for box in dropped { Self.destroy(box) }
         // Weak references read nil from the moment deinitialisation starts, so a root that is being
         // deallocated (the usual reason a list ends) ends the observation here; so does the loss
         // of the last dependency (nothing could notify again). Before the link is released.
@@ -312,16 +454,31 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
         withExtendedLifetime(removed) {}
     }
 
+    /// Under `lock`: takes out the old values pending for changes told by `sources` (links that are
+    /// going), for the caller to destroy after unlocking.
+    private func dropOldValues(of sources: Set<ObjectIdentifier>) -> [UnsafeMutableRawPointer] {
+        guard !pendingOldValues.isEmpty else { return [] }
+        var dropped: [UnsafeMutableRawPointer] = []
+        pendingOldValues.removeAll { pending in
+            guard let source = pending.change.source, sources.contains(source) else { return false }
+            dropped.append(pending.box)
+            return true
+        }
+        return dropped
+    }
+
     /// Moves the links to the lists in `accesses`. Called with `lock` held; returns the links it
-    /// detached so the caller can release them after unlocking. Lock order: this lock, then a list's.
-    /// With `leaf`, the link to the last list delivers leaf changes (a link in the wrong mode is
-    /// replaced, not kept).
-    private func relink(to accesses: [TrackedAccess], leaf: LeafConversion?) -> [any DependencyLink] {
+    /// detached and their pending old values, so the caller can release them after unlocking. Lock
+    /// order: this lock, then a list's. With `leaf`, the link to the last list delivers leaf changes
+    /// (a link in the wrong mode is replaced, not kept).
+    private func relink(
+        to accesses: [TrackedAccess], leaf: LeafConversion?
+    ) -> (stale: [any DependencyLink], dropped: [UnsafeMutableRawPointer]) {
         func deliversLeaf(_ index: Int) -> Bool { leaf != nil && index == accesses.count - 1 }
         if links.count == accesses.count && zip(links, accesses).enumerated().allSatisfy({ index, pair in
             pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)
         }) {
-            return []
+            return ([], [])
         }
         var current = Dictionary(links.map { ($0.listID, $0) }, uniquingKeysWith: { first, _ in first })
         var relinked: [any DependencyLink] = []
@@ -337,7 +494,9 @@ final class PathObservation<Root: AnyObject, Value>: ObservationCore, PathDepend
         let stale = Array(current.values)
         for link in stale { link.detach() }
         links = relinked
-        return stale
+        let going = Set(stale.map { ObjectIdentifier($0) })
+        forgetIntermediates(of: going)
+        return (stale, dropOldValues(of: going))
     }
 
     private func deliver(_ root: Root, _ change: ObservedChange<Value>) {
