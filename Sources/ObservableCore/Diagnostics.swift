@@ -23,6 +23,17 @@ enum Diagnostics {
             """)
     }
 
+    /// `observe` was given a key path with a force unwrap (`\.maybe!.name`): nothing is observed,
+    /// since the library would evaluate it after changes, and it traps once the optional is `nil`.
+    /// Its token is inactive from the start; debug builds also say so on standard error.
+    static func warnForceUnwrap(_ keyPath: AnyKeyPath) {
+        report(keyPath, """
+            observing \(keyPath) is refused: it force-unwraps an optional ('!'), and the library \
+            re-evaluates the path after every change of what it reads, which would trap once that \
+            optional is nil. Use optional chaining ('?.') instead. Nothing is observed.
+            """)
+    }
+
     /// `didChangeValue(for:)` without a matching `willChangeValue(for:)` on this thread: nothing is sent.
     static func warnUnbalancedDidChange(_ keyPath: AnyKeyPath) {
         report(keyPath, """

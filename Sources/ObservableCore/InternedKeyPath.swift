@@ -34,6 +34,15 @@ struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immu
         KeyPathTable.shared.intern(keyPath, rootType: rootType)
     }
 
+    /// Whether the key path force-unwraps an optional (`\.maybe!.name`): the library evaluates a
+    /// path after each change of what it reads, and that would trap once the optional is `nil`.
+    /// Worked out once per interned key path, from its description (where `!` appears only for a
+    /// force unwrap: property names cannot contain it, and other computed components print as
+    /// `<computed address (Type)>`).
+    var forceUnwraps: Bool {
+        KeyPathTable.shared.forceUnwraps(self)
+    }
+
     /// Records that on `root`'s class this key path is the one `@Observed` property whose list is
     /// `list` (a tracking evaluation found that), so later registrations can skip the evaluation and
     /// go to the slot. The slot is found among the class's own slot fields, by the list it holds.
@@ -144,6 +153,31 @@ final class KeyPathTable: @unchecked Sendable {
         lock.withLock {
             record(Resolution(key: key, keyPath: keyPath.object, slotOffset: offset))
         }
+    }
+
+    /// Interned key paths, by identity, known to force-unwrap or not.
+    @exclusivity(unchecked) private var unwrapping: [ObjectIdentifier: Bool] = [:]
+
+    func forceUnwraps(_ keyPath: InternedKeyPath) -> Bool {
+        let id = ObjectIdentifier(keyPath.object)
+        if let known = lock.withLock({ unwrapping[id] }) { return known }
+        let found = Self.forceUnwraps(keyPath.object.debugDescription)
+        lock.withLock { unwrapping[id] = found }
+        return found
+    }
+
+    /// Whether `description` has a `!` outside its `<computed …>` components.
+    static func forceUnwraps(_ description: String) -> Bool {
+        var depth = 0
+        for character in description {
+            switch character {
+            case "<": depth += 1
+            case ">": depth = max(depth - 1, 0)
+            case "!" where depth == 0: return true
+            default: break
+            }
+        }
+        return false
     }
 
     /// How many key paths are interned (for the tests: it must stay flat).

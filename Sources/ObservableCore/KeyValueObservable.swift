@@ -103,6 +103,12 @@ enum Registration {
             }
             return observation
         }
+        if direct.keyPath.forceUnwraps {
+            // Refused before any evaluation: the path would trap once its optional is nil.
+            Diagnostics.warnForceUnwrap(keyPath)
+            direct.observation.state.store(0, ordering: .releasing)
+            return direct.observation
+        }
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         if let list = accesses.directList(of: root, keyPath) {
             direct.keyPath.learnDirectSlot(of: root, list: list)
