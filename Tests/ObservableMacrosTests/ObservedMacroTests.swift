@@ -408,6 +408,40 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test("a property named like an observer's implicit parameter: in didSet 'oldValue' is the parameter, in willSet the property")
+    func implicitParameterShadowing() {
+        assertObservedExpansion(
+            """
+            final class Odd {
+                @Observed var oldValue: Int = 0 {
+                    didSet { print(oldValue, self.oldValue) }
+                    willSet { print(oldValue, newValue) }
+                }
+            }
+            """,
+            expandedSource: """
+            final class Odd {
+                var oldValue: Int {
+                    didSet { print(oldValue, self.oldValue) }
+                    willSet { print(oldValue, newValue) }
+            \(observedAccessors("oldValue", appendedToObservers: true))
+                }
+
+                private var _oldValue: Int = 0 {
+                    didSet {
+                        print(oldValue, self._oldValue)
+                    }
+                    willSet {
+                        print(_oldValue, newValue)
+                    }
+                }
+
+                private let _$oldValue = ObservableCore._$ObservationSlot()
+            }
+            """
+        )
+    }
+
     @Test("@available is copied to the storage; other attributes are not")
     func availabilityIsCopied() {
         assertObservedExpansion(
