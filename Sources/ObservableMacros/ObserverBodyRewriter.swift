@@ -117,10 +117,10 @@ private final class DirectAccessFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
-        let outer = shadowed
-        walkConditions(node.conditions)
-        walk(node.body)
-        shadowed = outer
+        inScope {
+            walkConditions(node.conditions)
+            walk(node.body)
+        }
         if let elseBody = node.elseBody { walk(elseBody) }
         return .skipChildren
     }
@@ -137,53 +137,56 @@ private final class DirectAccessFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind {
-        let outer = shadowed
-        walkConditions(node.conditions)
-        walk(node.body)
-        shadowed = outer
+        inScope {
+            walkConditions(node.conditions)
+            walk(node.body)
+        }
         return .skipChildren
     }
 
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
         walk(node.sequence)
-        let outer = shadowed
-        walk(node.pattern)
-        if node.pattern.binds(property) { shadowed = true }
-        if let whereClause = node.whereClause { walk(whereClause) }
-        walk(node.body)
-        shadowed = outer
+        inScope {
+            walkBinding(node.pattern, where: node.whereClause)
+            walk(node.body)
+        }
         return .skipChildren
     }
 
     override func visit(_ node: SwitchCaseSyntax) -> SyntaxVisitorContinueKind {
-        let outer = shadowed
-        if case .case(let label) = node.label {
-            for item in label.caseItems {
-                walk(item.pattern)
-                if item.pattern.binds(property) { shadowed = true }
-                if let whereClause = item.whereClause { walk(whereClause) }
+        inScope {
+            if case .case(let label) = node.label {
+                for item in label.caseItems { walkBinding(item.pattern, where: item.whereClause) }
             }
+            walk(node.statements)
         }
-        walk(node.statements)
-        shadowed = outer
         return .skipChildren
     }
 
     override func visit(_ node: CatchClauseSyntax) -> SyntaxVisitorContinueKind {
-        let outer = shadowed
-        if node.catchItems.isEmpty {
-            if property == "error" { shadowed = true }
-        }
-        for item in node.catchItems {
-            if let pattern = item.pattern {
-                walk(pattern)
-                if pattern.binds(property) { shadowed = true }
+        inScope {
+            // A bare `catch` binds `error`.
+            if node.catchItems.isEmpty, property == "error" { shadowed = true }
+            for item in node.catchItems {
+                if let pattern = item.pattern { walkBinding(pattern, where: item.whereClause) }
             }
-            if let whereClause = item.whereClause { walk(whereClause) }
+            walk(node.body)
         }
-        walk(node.body)
-        shadowed = outer
         return .skipChildren
+    }
+
+    /// Runs `body`, then forgets the names it bound.
+    private func inScope(_ body: () -> Void) {
+        let outer = shadowed
+        body()
+        shadowed = outer
+    }
+
+    /// A pattern (whose expression parts read names) and the `where` clause that sees its bindings.
+    private func walkBinding(_ pattern: PatternSyntax, where whereClause: WhereClauseSyntax?) {
+        walk(pattern)
+        if pattern.binds(property) { shadowed = true }
+        if let whereClause { walk(whereClause) }
     }
 
     /// Walks `if`/`guard`/`while` conditions in order: each binding is visible in the conditions
