@@ -28,6 +28,21 @@ struct LeafOldValue {
     let wraps: Bool
 }
 
+/// One change of a path's dependency, between its `willChange` and its `didChange`: the link it
+/// came through (`nil`: announced by hand) and the set's stamp. (At file scope: nested in the generic
+/// `PathObservation`, it would be a generic type, its metadata looked up at every use.)
+private struct PendingChange: Hashable {
+    let source: ObjectIdentifier?
+    let stamp: Int
+}
+
+/// An old value taken at a dependency's `willChange`, boxed in memory laid out for the path's
+/// `Value`, waiting for that change's `didChange`.
+private struct PendingOldValue {
+    let change: PendingChange
+    let box: UnsafeMutableRawPointer
+}
+
 /// The part of a path observation that its links read without its lock.
 @usableFromInline
 class PathObservationCore: ObservationCore, @unchecked Sendable {
@@ -186,17 +201,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
     /// hands it to another change). Each is boxed by hand in memory laid out for `Value`: this code is
     /// not specialised, and an `[Value]` needed metadata and witness-table lookups per change.
     @exclusivity(unchecked) private var pendingOldValues: [PendingOldValue] = []
-
-    private struct PendingOldValue {
-        let change: PendingChange
-        let box: UnsafeMutableRawPointer
-    }
-
-    /// One change of a dependency, between its `willChange` and its `didChange`.
-    private struct PendingChange: Hashable {
-        let source: ObjectIdentifier?
-        let stamp: Int
-    }
 
     /// The changes counted in `intermediatesInFlight` (so that a link detached before its
     /// `didChange` takes its count with it); a change announced by hand twice at once counts twice.
