@@ -41,6 +41,11 @@ class ListEntry: ObservationCore, @unchecked Sendable {
     @usableFromInline
     final let options: ObservationOptions
     private final var storedIndex: Int32 = -1
+    /// Whether the entry is counted in its table's `willChangeCount`, which decides whether a set
+    /// runs the `willChange` pass at all: from the start for one that wants `willChange`; a proven
+    /// leaf's path link only while its path has a change in flight (see `PathLink`). Guarded by the
+    /// list's lock.
+    final var countsForWillChange: Bool
     /// Called for each change the entry hears about, with the entry itself.
     @usableFromInline
     final let notify: EntryNotification
@@ -55,8 +60,9 @@ class ListEntry: ObservationCore, @unchecked Sendable {
     @inlinable
     final var wantsWillChange: Bool { options.contains(.prior) }
 
-    init(options: ObservationOptions, notify: @escaping EntryNotification) {
+    init(options: ObservationOptions, countsForWillChange: Bool? = nil, notify: @escaping EntryNotification) {
         self.options = options
+        self.countsForWillChange = countsForWillChange ?? options.contains(.prior)
         self.notify = notify
         super.init()
     }
@@ -461,7 +467,7 @@ final class ObserverList: @unchecked Sendable {
                 entry.index = table.count
                 (table.slots + table.count).initialize(to: Unmanaged.passRetained(entry))
                 table.count += 1
-                if entry.wantsWillChange { table.willChangeCount += 1 }
+                if entry.countsForWillChange { table.willChangeCount += 1 }
                 // Written under the lock only: no read-modify-write needed.
                 liveCount.store(liveCount.load(ordering: .relaxed) + 1, ordering: .relaxed)
                 return true
@@ -484,7 +490,7 @@ final class ObserverList: @unchecked Sendable {
                 entry.index = -1
                 let live = liveCount.load(ordering: .relaxed) - 1
                 liveCount.store(live, ordering: .relaxed)
-                if entry.wantsWillChange { table.willChangeCount -= 1 }
+                if entry.countsForWillChange { table.willChangeCount -= 1 }
                 if index == table.count - 1 {
                     // Cancelling the newest observation (the observe/cancel pattern) leaves no hole.
                     while table.count > 0, table.slots[table.count - 1] == nil { table.count -= 1 }
@@ -497,6 +503,21 @@ final class ObserverList: @unchecked Sendable {
         Self.destroy(freed)
         // Possibly the last reference to the entry and to what its handler captured: after the lock.
         removed?.release()
+    }
+
+    /// Counts `entry`, which wants `willChange`, in the table's `willChangeCount` or not: a set that
+    /// begins afterwards runs the `willChange` pass if any entry is counted.
+    func setCountsForWillChange(_ entry: ListEntry, _ counts: Bool) {
+        let freed: FreedTables = lock.withLock {
+            let index = entry.index
+            guard !isEnded, entry.countsForWillChange != counts, index >= 0, index < table.count,
+                  table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque() else { return nil }
+            return change(minimumCapacity: 0) { table in
+                table.willChangeCount += counts ? 1 : -1
+                entry.countsForWillChange = counts
+            }.1
+        }
+        Self.destroy(freed)
     }
 
     /// Moves the entries over the holes, renumbering them.

@@ -65,6 +65,8 @@ protocol DependencyLink: AnyObject, Sendable {
     var deliversLeaf: Bool { get }
     /// Removes the link from its list; idempotent.
     func detach()
+    /// For a leaf link: whether sets of its property run the `willChange` pass (see `PathLink`).
+    func setHearsWillChange(_ hears: Bool)
 }
 
 /// A list entry that forwards a property's changes to a path observation. Usually the values are
@@ -73,9 +75,11 @@ protocol DependencyLink: AnyObject, Sendable {
 /// setter's values instead; it trusts them only when they are still the path's: its set is the
 /// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
 /// (`PathObservationCore.intermediatesInFlight`, which the other links count from `willChange`).
-/// Otherwise the path is evaluated. Its own `willChange` does nothing unless a change is in flight:
-/// then the path may not read this property at the moment, so it records the path's value before
-/// the set, as the other links do.
+/// Otherwise the path is evaluated. While a change is in flight the path may not read this property
+/// at the moment, so a set of it beginning then records the path's value before the set, as the
+/// other links do: for that, the path makes its leaf link count in the list's `willChangeCount`
+/// only while something is in flight, so that a set of the leaf otherwise skips the `willChange`
+/// pass altogether.
 ///
 /// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
 /// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
@@ -113,8 +117,9 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
             self.wraps = false
         }
         self.target = Unmanaged.passUnretained(dependent)
-        // Every link hears `willChange`: the path counts the changes in flight.
-        super.init(options: .prior) { entry, _, oldValue, newValue, _, stamp in
+        // Every link can hear `willChange`: the path counts the changes in flight. A leaf's is
+        // counted in the list only while the path has one (`setHearsWillChange`).
+        super.init(options: .prior, countsForWillChange: leaf == nil) { entry, _, oldValue, newValue, _, stamp in
             let link = unsafeDowncast(entry, to: PathLink.self)
             guard link.isActive else { return }
             if let newValue {
@@ -152,6 +157,10 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     func detach() {
         state.store(0, ordering: .releasing)
         list.remove(self)
+    }
+
+    func setHearsWillChange(_ hears: Bool) {
+        list.setCountsForWillChange(self, hears)
     }
 
     override func listEnded() { dependent.dependencyEnded(self) }
@@ -205,6 +214,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
     /// The changes counted in `intermediatesInFlight` (so that a link detached before its
     /// `didChange` takes its count with it); a change announced by hand twice at once counts twice.
     @exclusivity(unchecked) private var intermediatesPending: [PendingChange: Int] = [:]
+    /// Whether the leaf link hears `willChange` (it does while `intermediatesPending` is not empty).
+    @exclusivity(unchecked) private var leafHearsWillChange = false
 
     init(root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
          onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery?,
@@ -304,6 +315,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
             pendingOldValues = []
             intermediatesPending = [:]
             intermediatesInFlight.store(0, ordering: .releasing)
+            leafHearsWillChange = false
             for link in taken { link.detach() }
             return (taken, values)
         }
@@ -341,6 +353,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
                 guard links.contains(where: { ObjectIdentifier($0) == source }) else { return }
                 intermediatesPending[change, default: 0] += 1
                 intermediatesInFlight.add(1, ordering: .releasing)
+                updateLeafWillChange()
             }
         }
         guard options.contains(.old) || options.contains(.prior) else { return }
@@ -387,6 +400,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
             guard isActive else { return (oldBox, [], [], false, false) }
             let (stale, dropped) = relink(to: accesses, leaf: leaf)
             settleIntermediate(change)
+            updateLeafWillChange(relinked: !stale.isEmpty)
             let delivers = sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
                 || intermediatesPending.isEmpty
             return (oldBox, stale, dropped, links.isEmpty, delivers)
@@ -424,6 +438,15 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
         }
     }
 
+    /// Under `lock`: makes the leaf link hear `willChange` exactly while changes are in flight (a
+    /// new leaf link, after a re-link, starts without). Lock order: this lock, then a list's.
+    private func updateLeafWillChange(relinked: Bool = false) {
+        let hears = !intermediatesPending.isEmpty
+        guard hears != leafHearsWillChange || (relinked && hears) else { return }
+        leafHearsWillChange = hears
+        for link in links where link.deliversLeaf { link.setHearsWillChange(hears) }
+    }
+
     /// Under `lock`: one counted change is handled.
     private func settleIntermediate(_ change: PendingChange) {
         guard let pending = intermediatesPending[change] else { return }
@@ -444,7 +467,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
         let (removed, dropped, unlinked) = lock.withLock { () -> ((any DependencyLink)?, [UnsafeMutableRawPointer], Bool) in
             guard let index = links.firstIndex(where: { $0 === link }) else { return (nil, [], links.isEmpty) }
             forgetIntermediates(of: [ObjectIdentifier(link)])
-            return (links.remove(at: index), dropOldValues(of: [ObjectIdentifier(link)]), links.isEmpty)
+            let removed = links.remove(at: index)
+            updateLeafWillChange()
+            return (removed, dropOldValues(of: [ObjectIdentifier(link)]), links.isEmpty)
         }
         for box in dropped { Self.destroy(box) }
         // Weak references read nil from the moment deinitialisation starts, so a root that is being
