@@ -50,6 +50,9 @@ public final class ObservationController<Observer: AnyObject> {
     private var entries: [ObjectIdentifier: ObservedEntry] = [:]
     /// Guarded by `lock`.
     private var nextEntryID = 0
+    /// This controller, weakly, for the deallocation hooks of its observations (see `register`).
+    /// Set once, at the end of `init`.
+    private var weakSelf: WeakReference<ObservationController>!
 
     /// Creates a controller for `observer`, which it holds weakly.
     ///
@@ -67,6 +70,7 @@ public final class ObservationController<Observer: AnyObject> {
         self.observerReference = WeakReference(observer)
         self.retainsObserved = retainsObserved
         self.onObservedDeallocated = onObservedDeallocated
+        self.weakSelf = WeakReference(self)
     }
 
     deinit {
@@ -233,7 +237,7 @@ public final class ObservationController<Observer: AnyObject> {
         for previous in replaced { previous.cancel() }
         // The hook runs on the thread that releases the object; it touches only the table, under
         // its lock, so the controller may be reached from there even when it is not `Sendable`.
-        let controller = WeakReference(self)
+        let controller: WeakReference<ObservationController> = weakSelf
         let onDeallocated: DeallocationHook = {
             controller.value?.observedObjectDeallocated(entryID: entryID, objectID: id)
         }

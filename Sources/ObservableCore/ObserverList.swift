@@ -32,7 +32,8 @@ typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRaw
 /// handler it calls itself, by its class (see `EntryRun.deliverDidChange`).
 ///
 /// Layout: the small fields fill the word of `ObservationCore.state`, so that a default-options
-/// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `options` and the index 8,
+/// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `options`,
+/// `countsForWillChange` and the index 8,
 /// `notify` 16, key path 8, list 8, handler 16.
 @usableFromInline
 class ListEntry: ObservationCore, @unchecked Sendable {
@@ -40,12 +41,12 @@ class ListEntry: ObservationCore, @unchecked Sendable {
     /// none.
     @usableFromInline
     final let options: ObservationOptions
-    private final var storedIndex: Int32 = -1
     /// Whether the entry is counted in its table's `willChangeCount`, which decides whether a set
     /// runs the `willChange` pass at all: from the start for one that wants `willChange`; a proven
     /// leaf's path link only while its path has a change in flight (see `PathLink`). Guarded by the
-    /// list's lock.
+    /// list's lock. (Declared here, before the index, so that it fits in the same word.)
     final var countsForWillChange: Bool
+    private final var storedIndex: Int32 = -1
     /// Called for each change the entry hears about, with the entry itself.
     @usableFromInline
     final let notify: EntryNotification
