@@ -45,9 +45,10 @@
 /// with ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` or
 /// ``ObservedChangeKind/replacement`` and ``ObservedChange/indexes``.
 ///
-/// The macro generates the peers `_name` (storage) and `_$name` (observer slot); a class member
-/// with either name conflicts with it.
+/// The macro generates the peers `_name` (storage) and `_$name` (observer slot), and `__$name` for
+/// types declared inside the property's `willSet`/`didSet` (which move there); a class member with
+/// one of those names conflicts with it.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
-@attached(peer, names: prefixed(_), prefixed(`_$`))
+@attached(peer, names: prefixed(_), prefixed(`_$`), prefixed(`__$`))
 public macro Observed(skipsEqualValues: Bool = false, notifiesAutomatically: Bool = true) =
     #externalMacro(module: "ObservableMacros", type: "ObservedMacro")

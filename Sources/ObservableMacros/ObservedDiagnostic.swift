@@ -22,7 +22,6 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case opaqueType(type: String)
     case nonisolatedUnsafe
     case nonisolatedInIsolatedClass(isolation: String)
-    case localTypeInObserver(name: String, accessor: String)
 
     var message: String {
         switch self {
@@ -64,8 +63,6 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'@Observed' cannot be applied to a 'nonisolated(unsafe)' property: it makes the property computed, where 'nonisolated(unsafe)' has no effect; leave the property unobserved, or drop '(unsafe)' in a class that is not actor-isolated"
         case .nonisolatedInIsolatedClass(let isolation):
             "'nonisolated' cannot be applied to a mutable stored property of a '@\(isolation)' class, with or without '@Observed'"
-        case .localTypeInObserver(let name, let accessor):
-            "'@Observed' cannot keep type '\(name)' declared inside '\(accessor)': Swift does not emit types declared in macro-generated code (swiftlang/swift#88174), so the build would fail to link; declare '\(name)' outside the property"
         }
     }
 
@@ -90,7 +87,6 @@ enum ObservedDiagnostic: DiagnosticMessage {
         case .opaqueType: "opaqueType"
         case .nonisolatedUnsafe: "nonisolatedUnsafe"
         case .nonisolatedInIsolatedClass: "nonisolatedInIsolatedClass"
-        case .localTypeInObserver: "localTypeInObserver"
         }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }

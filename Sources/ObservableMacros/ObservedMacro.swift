@@ -11,7 +11,8 @@ import SwiftSyntaxMacros
 /// For `@Observed var name: String` it generates
 /// - accessors on `name`: `init`, `get`, `set`, `_modify`;
 /// - peers: `private var _name: String` (the storage, carrying any `willSet`/`didSet`) and
-///   `private let _$name = ObservableCore._$ObservationSlot()` (one pointer, nil until observed).
+///   `private let _$name = ObservableCore._$ObservationSlot()` (one pointer, nil until observed); and
+///   `private enum __$name` holding the types declared inside `willSet`/`didSet`, if any.
 ///
 /// Variants: `skipsEqualValues: true` adds an equality check to the set's slow path and drops
 /// `_modify`; `notifiesAutomatically: false` keeps the tracking getter and a plain store; on an
@@ -246,6 +247,7 @@ extension ObservedMacro: PeerMacro {
         let slot: DeclSyntax = "private let \(names.slot) = ObservableCore._$ObservationSlot()"
         if property.hasModifier(.override) { return [slot] }
         let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)
-        return [storage.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed, slot]
+            .map { $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed }
+        return [storage[0], slot] + storage.dropFirst()
     }
 }

@@ -103,14 +103,7 @@ extension VariableDeclSyntax {
                 report(binding.pattern, .computedProperty)
             } else if let type = binding.typeAnnotation?.type, type.containsOpaqueType {
                 report(type, .opaqueType(type: type.trimmedDescription))
-            } else if case .accessors(let accessors) = binding.accessorBlock?.accessors, !hasModifier(.override) {
-                // The observers move into the storage, which the macro generates.
-                for accessor in accessors {
-                    for type in accessor.localTypes {
-                        report(type.name, .localTypeInObserver(
-                            name: type.name.text, accessor: accessor.accessorSpecifier.text))
-                    }
-                }
+
             } else if binding.typeAnnotation == nil, binding.initializer == nil {
                 report(binding.pattern, .missingTypeAndInitializer(name: binding.pattern.trimmedDescription), fixIts: [
                     FixIt(message: ObservedFixIt.addTypeAnnotation, changes: [
@@ -209,7 +202,10 @@ extension VariableDeclSyntax {
     /// are redirected to it (see `ObserverBodyRewriter`). That keeps Swift's rule that a property
     /// assigned inside its own observer is stored directly, without running the observers (or
     /// notifying) again.
-    func observedStorage(named storage: String, property: String) -> DeclSyntax {
+    ///
+    /// Types declared inside the observers move to a namespace beside the storage (see
+    /// `LocalTypeHoister`), returned as the second declaration when there are any.
+    func observedStorage(named storage: String, property: String) -> [DeclSyntax] {
         let binding = observedBinding!
         let kept = modifiers.filter { modifier in
             switch modifier.name.tokenKind {
@@ -222,9 +218,10 @@ extension VariableDeclSyntax {
             return false
         }
         var observers: AccessorBlockSyntax?
+        var hoister = LocalTypeHoister(namespace: "__$" + property)
         if case .accessors(let accessors) = binding.accessorBlock?.accessors {
             let moved = accessors.map {
-                ObserverBodyRewriter.rewrite($0, property: property, storage: storage).trimmed
+                ObserverBodyRewriter.rewrite(hoister.hoist($0), property: property, storage: storage).trimmed
             }
             observers = AccessorBlockSyntax(accessors: .accessors(AccessorDeclListSyntax(moved)))
         }
@@ -241,27 +238,7 @@ extension VariableDeclSyntax {
                 ),
             ]
         )
-        return DeclSyntax(declaration)
-    }
-}
-
-extension AccessorDeclSyntax {
-    /// The structs, classes, enums and actors declared anywhere in the accessor's body.
-    var localTypes: [any NamedDeclSyntax] {
-        guard let body else { return [] }
-        return body.tokens(viewMode: .sourceAccurate).compactMap { token -> (any NamedDeclSyntax)? in
-            guard let parent = token.parent, token.tokenKind.isTypeIntroducer else { return nil }
-            return parent.asProtocol(NamedDeclSyntax.self)
-        }
-    }
-}
-
-extension TokenKind {
-    fileprivate var isTypeIntroducer: Bool {
-        switch self {
-        case .keyword(.struct), .keyword(.class), .keyword(.enum), .keyword(.actor): true
-        default: false
-        }
+        return [DeclSyntax(declaration)] + (hoister.namespaceDeclaration.map { [$0] } ?? [])
     }
 }
 

@@ -23,12 +23,6 @@ protocol ObserverShapes: AnyObject {
 
 func clampToTen(_ value: inout Int) { value = min(value, 10) }
 
-/// A type with a member named like a twin's property. (Declared here: a type declared inside an
-/// observer is refused by `@Observed`, see `ObservedDiagnosticsTests.localTypeInObserver`.)
-struct NestedTypeHelper {
-    var nestedType = 3
-    func read() -> Int { nestedType }
-}
 
 final class PlainShapes: ObserverShapes {
     var log: [String] = []
@@ -80,8 +74,14 @@ final class PlainShapes: ObserverShapes {
     }
     var nestedType = 0 {
         didSet {
-            let helper = NestedTypeHelper()
-            log.append("nestedType \(oldValue)->\(nestedType) helper=\(helper.read())")
+            struct Helper {
+                var nestedType = 3
+                func read() -> Int { nestedType }
+                static func make() -> Helper { Helper(nestedType: 4) }
+            }
+            typealias Alias = Helper
+            let helpers: [Alias] = [Helper(), .make()]
+            log.append("nestedType \(oldValue)->\(nestedType) helpers=\(helpers.map { $0.read() })")
             if nestedType > 10 { nestedType = 10 }
         }
     }
@@ -159,8 +159,14 @@ final class ObservedShapes: ObserverShapes, KeyValueObservable {
     }
     @Observed var nestedType = 0 {
         didSet {
-            let helper = NestedTypeHelper()
-            log.append("nestedType \(oldValue)->\(nestedType) helper=\(helper.read())")
+            struct Helper {
+                var nestedType = 3
+                func read() -> Int { nestedType }
+                static func make() -> Helper { Helper(nestedType: 4) }
+            }
+            typealias Alias = Helper
+            let helpers: [Alias] = [Helper(), .make()]
+            log.append("nestedType \(oldValue)->\(nestedType) helpers=\(helpers.map { $0.read() })")
             if nestedType > 10 { nestedType = 10 }
         }
     }

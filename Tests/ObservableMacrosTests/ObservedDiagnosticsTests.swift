@@ -518,34 +518,6 @@ struct ObservedDiagnosticsTests {
         )
     }
 
-    @Test("a type declared inside the property's observers is rejected on its name (swiftlang/swift#88174: it would not link)")
-    func localTypeInObserver() {
-        assertObservedExpansion(
-            """
-            final class Gauge {
-                @Observed var level: Int = 0 {
-                    didSet { struct Helper {}; _ = [1].map { _ in enum Inner {} } }
-                }
-            }
-            """,
-            expandedSource: """
-            final class Gauge {
-                var level: Int = 0 {
-                    didSet { struct Helper {}; _ = [1].map { _ in enum Inner {} } }
-                }
-            }
-            """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message: "'@Observed' cannot keep type 'Helper' declared inside 'didSet': Swift does not emit types declared in macro-generated code (swiftlang/swift#88174), so the build would fail to link; declare 'Helper' outside the property",
-                    line: 3, column: 25),
-                DiagnosticSpec(
-                    message: "'@Observed' cannot keep type 'Inner' declared inside 'didSet': Swift does not emit types declared in macro-generated code (swiftlang/swift#88174), so the build would fail to link; declare 'Inner' outside the property",
-                    line: 3, column: 60),
-            ]
-        )
-    }
-
     @Test("@KeyValueObservable reports a stored var it cannot observe instead of leaving it silently unobserved")
     func classAttributeReportsStoredVars() {
         assertObservedExpansion(

@@ -442,6 +442,72 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test("types declared inside the observers move to a namespace beside the property, their uses renamed by scope (swiftlang/swift#88174)")
+    func localTypesAreHoisted() {
+        assertObservedExpansion(
+            """
+        final class Gauge {
+            @Observed var level: Int = 0 {
+                didSet {
+                    struct Helper { static func make() -> Helper { Helper() } }
+                    let a: Helper = .make(), b = Helper.make()
+                    if level > 1 { struct Helper {}; _ = Helper() }
+                    _ = [1].map { _ in Helper() }
+                    print(a, b, other.Helper, level)
+                }
+                willSet { struct Helper {}; _ = Helper() }
+            }
+        }
+        """,
+            expandedSource: """
+            final class Gauge {
+                var level: Int {
+                    didSet {
+                        struct Helper { static func make() -> Helper { Helper() } 
+            }
+                        let a: Helper = .make(), b = Helper.make()
+                        if level > 1 { struct Helper {}; _ = Helper() }
+                        _ = [1].map { _ in Helper() }
+                        print(a, b, other.Helper, level)
+                    }
+                    willSet { struct Helper {}; _ = Helper() }
+            \(observedAccessors("level", appendedToObservers: true))
+                }
+
+                private var _level: Int = 0 {
+                    didSet {
+                                let a: __$level.didSet_Helper = .make(), b = __$level.didSet_Helper.make()
+                                if _level > 1 {
+                                    _ = __$level.didSet_Helper_2()
+                                }
+                                _ = [1].map { _ in
+                                    __$level.didSet_Helper()
+                                }
+                                print(a, b, other.Helper, _level)
+                            }
+                    willSet {
+                        _ = __$level.willSet_Helper()
+                    }
+                }
+
+                private let _$level = ObservableCore._$ObservationSlot()
+
+                private enum __$level {
+                    struct didSet_Helper {
+                        static func make() -> __$level.didSet_Helper {
+                            __$level.didSet_Helper()
+                        }
+                    }
+                    struct didSet_Helper_2 {
+                    }
+                    struct willSet_Helper {
+                    }
+                }
+            }
+            """
+        )
+    }
+
     @Test("@available is copied to the storage; other attributes are not")
     func availabilityIsCopied() {
         assertObservedExpansion(
