@@ -23,9 +23,9 @@ import Android
 /// retained it and set `state` to `0` (a few instructions; no lock, no user code in between).
 /// Invariant: `state` is `0` before the last owning reference to an observation is released.
 ///
-/// This replaced a `weak` reference from the token: the first weak reference to an object
-/// allocates a side table (32 bytes) and moves the object's reference counts into it, and the weak
-/// reference's creation, loads and destruction cost about 450 instructions of an observe + cancel pair.
+/// Why not a `weak` reference from the token: the first weak reference to an object allocates a side
+/// table and moves the object's reference counts into it, and creating, loading and destroying the
+/// weak reference was a large part of an observe + cancel pair (BENCHMARKS.md, "What changed").
 @usableFromInline
 class ObservationCore: @unchecked Sendable {
     /// `1` while active, `cancelling` while a token cancels it, `0` once ended (cancelled, or its

@@ -66,7 +66,7 @@ final class KeyPathTable: @unchecked Sendable {
     /// (one registration looks here first; a literal key path observed on one class is always found
     /// here). Each slot is `nil` or an unretained `Resolution`, published with a releasing store;
     /// every `Resolution` ever made is kept in `made`, so a reader never sees a freed one. (Under the
-    /// lock it cost a registration about 40 instructions more.)
+    /// lock it made every registration pay for the lock.)
     private let recent: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
     static var recentCount: Int { 256 }
     // Guarded by `lock` (so without run-time exclusivity checks). All hold their key paths strongly,

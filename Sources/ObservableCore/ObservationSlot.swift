@@ -150,8 +150,8 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation(from: change.oldValue, to: newValue, same: same))
     }
 
-    /// Inlined into the setter's slow path, with the delivery loop and the end of the read: the
-    /// calls they replace were a fifth of a one-observer set (180 → 128 instructions). The fast path
+    /// Inlined into the setter's slow path, with the delivery loop and the end of the read: as calls
+    /// they were a large part of a one-observer set (BENCHMARKS.md, "What changed"). The fast path
     /// (`_listAddress`) stays an out-of-line `readonly` call.
     @inlinable
     func _$snapshot() -> _$Snapshot? {

@@ -4,7 +4,7 @@
 /// The macro keeps the property's type, initial value, access level and `willSet`/`didSet`, and
 /// generates private backing storage plus one pointer-sized slot that stays empty until someone
 /// observes the property. A set with no observers costs one small out-of-line check over a plain
-/// store and allocates nothing (about 1 ns; see BENCHMARKS.md).
+/// store and allocates nothing (BENCHMARKS.md has the figures).
 ///
 /// ```swift
 /// final class Person: KeyValueObservable {

@@ -41,8 +41,8 @@ public struct ObservedChange<Value> {
     public var indexes: RangeSet<Int>? { mutation?.indexes }
 
     /// Holds the indexes: a single optional reference keeps every other change as cheap to make,
-    /// move and destroy as before (a `RangeSet` stored inline made each notification go through
-    /// generic value witnesses and metadata lookups: 27 ns became 160 ns with one observer).
+    /// move and destroy as without it (a `RangeSet` stored inline made each notification go through
+    /// generic value witnesses and metadata lookups; BENCHMARKS.md, "After issue #6").
     @usableFromInline let mutation: CollectionMutation?
 
     /// Interned, so a change carries it without reference counting (see `InternedKeyPath`). A `var`
