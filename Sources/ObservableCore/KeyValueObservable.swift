@@ -106,7 +106,7 @@ enum Registration {
         if direct.keyPath.forceUnwraps {
             // Refused before any evaluation: the path would trap once its optional is nil.
             Diagnostics.warnForceUnwrap(keyPath)
-            direct.observation.state.store(0, ordering: .releasing)
+            _ = direct.observation.claimEnd()
             return direct.observation
         }
         let (value, accesses) = Tracking.evaluate(root, keyPath)

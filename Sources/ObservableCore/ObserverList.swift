@@ -9,278 +9,6 @@ import Musl
 import Android
 #endif
 
-/// How a list entry is told about a change: the entry itself, the observed object, the old value, the
-/// new value or `nil` for the notification before the store (`.prior`), what an in-place collection
-/// mutation did, and the set's stamp (see `ObserverList.stamp`). The values are passed by address
-/// and are of the property's type.
-///
-/// A capture-free function stored in the entry rather than a virtual method: a set reaches each
-/// observer with one indirect call, and a direct observation's function is built and specialised by
-/// the `@inlinable` caller of `observe`, so a notification never looks up generic metadata.
-@usableFromInline
-typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?, Int) -> Void
-
-/// One entry of a property's observer list: a direct observation, or one link of a path observation.
-///
-/// Not generic, on purpose: a set reaches its observers through `notify` with the old and new values
-/// passed by address. Anything typed happens in code specialised in the user's module (the function a
-/// direct observation carries, the `@inlinable` slot methods), so a notification never looks up
-/// generic metadata at run time.
-///
-/// Its `state` (from `ObservationCore`) is `0` once the entry has ended (a direct observation
-/// cancelled, or its object deallocated). A set recognises a `DefaultOptionsObservation`, whose
-/// handler it calls itself, by its class (see `EntryRun.deliverDidChange`).
-///
-/// Layout: the small fields fill the word of `ObservationCore.state`, so that a default-options
-/// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `options`,
-/// `countsForWillChange` and the index 8,
-/// `notify` 16, key path 8, list 8, handler 16.
-@usableFromInline
-class ListEntry: ObservationCore, @unchecked Sendable {
-    /// A direct observation's options; a path link's are `.prior` when it wants `willChange`, else
-    /// none.
-    @usableFromInline
-    final let options: ObservationOptions
-    /// Whether the entry is counted in its table's `willChangeCount`, which decides whether a set
-    /// runs the `willChange` pass at all: from the start for one that wants `willChange`; a proven
-    /// leaf's path link only while its path has a change in flight (see `PathLink`). Guarded by the
-    /// list's lock. (Declared here, before the index, so that it fits in the same word.)
-    final var countsForWillChange: Bool
-    private final var storedIndex: Int32 = -1
-    /// Called for each change the entry hears about, with the entry itself.
-    @usableFromInline
-    final let notify: EntryNotification
-
-    /// Position in the owning list's table (`-1` when in none); guarded by that list's lock.
-    final var index: Int {
-        get { Int(storedIndex) }
-        set { storedIndex = Int32(newValue) }   // a table holds fewer than 2³¹ entries
-    }
-
-    /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
-    @inlinable
-    final var wantsWillChange: Bool { options.contains(.prior) }
-
-    init(options: ObservationOptions, countsForWillChange: Bool? = nil, notify: @escaping EntryNotification) {
-        self.options = options
-        self.countsForWillChange = countsForWillChange ?? options.contains(.prior)
-        self.notify = notify
-        super.init()
-    }
-
-    /// The observed instance was deallocated; the list has already dropped this entry.
-    func listEnded() {}
-}
-
-/// A run of list entries a change is delivered to, borrowed: whoever hands it out keeps the entries
-/// alive while it is used. `nil` slots are holes left by cancelled observations.
-@usableFromInline
-struct EntryRun {
-    @usableFromInline let slots: UnsafePointer<Unmanaged<ListEntry>?>
-    @usableFromInline let count: Int
-    /// The stamp of the set delivered (see `ObserverList.stamp`).
-    @usableFromInline let stamp: Int
-
-    @inlinable
-    init(slots: UnsafePointer<Unmanaged<ListEntry>?>, count: Int, stamp: Int) {
-        self.slots = slots
-        self.count = count
-        self.stamp = stamp
-    }
-
-    @usableFromInline
-    func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
-        for index in 0 ..< count {
-            slots[index]?._withUnsafeGuaranteedRef { entry in
-                if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil, stamp) }
-            }
-        }
-    }
-
-    /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
-    @inlinable
-    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
-        withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
-    }
-
-    /// Delivers the change after the store. Specialised in the caller's module and inlined in the
-    /// setter. Calls each entry without retaining it: the list's reader count keeps the entries
-    /// alive, and a retain and release would be two atomic operations per observer.
-    ///
-    /// Direct observations made through `Object` itself with the default options
-    /// (`DefaultOptionsObservation<Object, Value>`, recognised by their class) all receive the same
-    /// change: it is built once, at the first of them, and their handlers are called from here with
-    /// it, so a set makes one indirect call per such observer instead of two and builds one change
-    /// instead of one each. Its key path is set to each observation's own before the call (they are
-    /// all the one interned `\Object.property` in practice, but the change never depends on that).
-    /// A local, so the handlers borrow it where it is: a change reached through a pointer is
-    /// copied for every call. Every other entry (path links, other options, observations made
-    /// through a subclass type) gets its `notify` call, in registration order with the others.
-    @inlinable
-    func deliverDidChange<Object: AnyObject, Value>(
-        _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
-    ) {
-        withUnsafePointer(to: oldValue) { old in
-            withUnsafePointer(to: newValue) { new in
-                let old = UnsafeRawPointer(old), new = UnsafeRawPointer(new)
-                let sharing = ObjectIdentifier(DefaultOptionsObservation<Object, Value>.self)
-                // A live `DefaultOptionsObservation<Object, Value>`.
-                func shares(_ entry: ListEntry) -> Bool {
-                    ObjectIdentifier(type(of: entry)) == sharing && entry.state.load(ordering: .acquiring) != 0
-                }
-                var index = 0
-                // Up to the first entry that shares the change.
-                while index < count {
-                    if let entry = slots[index] {
-                        if entry._withUnsafeGuaranteedRef(shares) { break }
-                        entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation, stamp) }
-                    }
-                    index += 1
-                }
-                guard index < count else { return }
-                // The first one, just tested: built with its key path and called without a second test.
-                var change = slots[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { entry in
-                    let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
-                    let change = ObservedChange(
-                        kind: mutation?.kind ?? .setting, oldValue: oldValue, newValue: newValue, isPrior: false,
-                        keyPath: observation.keyPath, mutation: mutation)
-                    observation.handler(object, change)
-                    return change
-                }
-                // The rest, walked by address: kept in registers across the calls.
-                let end = slots + count
-                var slot = slots + index + 1
-                while slot < end {
-                    slot.pointee?._withUnsafeGuaranteedRef { entry in
-                        if shares(entry) {
-                            // Live, and its class says that the handler takes an `Object` and a change of
-                            // `Value`. (Ended ones go to `notify`, which does nothing for them.)
-                            let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
-                            change._keyPath = observation.keyPath
-                            observation.handler(object, change)
-                        } else {
-                            entry.notify(entry, object, old, new, mutation, stamp)
-                        }
-                    }
-                    slot += 1
-                }
-            }
-        }
-    }
-}
-
-/// Who is notified of one change: the entries registered when the set began, in order.
-///
-/// Taking a snapshot makes the set a reader of the list (see `ObserverList`): the entries stay
-/// alive, and in place, until ``deliverDidChange(_:oldValue:newValue:_:)`` ends it. No retain, no
-/// lock: one atomic increment to begin and one decrement to end.
-///
-/// Used by the `@Observed` macro; do not use directly.
-@_documentation(visibility: private)
-public struct _$Snapshot {
-    @usableFromInline let list: Unmanaged<ObserverList>
-    @usableFromInline let run: EntryRun
-    @usableFromInline let notifiesWillChange: Bool
-
-    @inlinable
-    init(list: Unmanaged<ObserverList>, run: EntryRun, notifiesWillChange: Bool) {
-        self.list = list
-        self.run = run
-        self.notifiesWillChange = notifiesWillChange
-    }
-
-    /// Delivers `.prior` to the entries that asked for it. Specialised in the caller's module.
-    @inlinable
-    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
-        run.deliverWillChange(object, oldValue: oldValue)
-    }
-
-    /// Delivers the change after the store, then ends the snapshot: call it exactly once.
-    /// Specialised in the caller's module.
-    @inlinable
-    func deliverDidChange<Object: AnyObject, Value>(
-        _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
-    ) {
-        run.deliverDidChange(object, oldValue: oldValue, newValue: newValue, mutation)
-        list._withUnsafeGuaranteedRef { $0.endRead() }
-    }
-}
-
-/// What a set captures before the store: who is notified after it, and the old value.
-///
-/// Used by the `@Observed` macro; do not use directly.
-@_documentation(visibility: private)
-public struct _$PendingChange<Value> {
-    @usableFromInline let snapshot: _$Snapshot
-    @usableFromInline let oldValue: Value
-
-    @inlinable
-    init(snapshot: _$Snapshot, oldValue: Value) {
-        self.snapshot = snapshot
-        self.oldValue = oldValue
-    }
-}
-
-/// The entries of one list in one allocation: a header, then `capacity` slots, each `nil` or holding
-/// one strong reference to its entry. Not a class: it is handed between threads as a bare pointer,
-/// its lifetime managed by `ObserverList`.
-@usableFromInline
-struct EntryTable {
-    @usableFromInline
-    struct Header {
-        @usableFromInline var count: Int
-        @usableFromInline var capacity: Int
-        @usableFromInline var willChangeCount: Int
-    }
-
-    @usableFromInline let raw: UnsafeMutableRawPointer
-    @inlinable static var slotsOffset: Int { MemoryLayout<Header>.stride }
-
-    @inlinable init(raw: UnsafeMutableRawPointer) { self.raw = raw }
-
-    static func allocate(capacity: Int) -> EntryTable {
-        let raw = UnsafeMutableRawPointer.allocate(
-            byteCount: slotsOffset + capacity * MemoryLayout<Unmanaged<ListEntry>?>.stride,
-            alignment: MemoryLayout<Header>.alignment)
-        raw.initializeMemory(as: Header.self, to: Header(count: 0, capacity: capacity, willChangeCount: 0))
-        return EntryTable(raw: raw)
-    }
-
-    @inlinable var header: UnsafeMutablePointer<Header> { raw.assumingMemoryBound(to: Header.self) }
-    @inlinable var slots: UnsafeMutablePointer<Unmanaged<ListEntry>?> {
-        (raw + Self.slotsOffset).assumingMemoryBound(to: Unmanaged<ListEntry>?.self)
-    }
-    /// Slots in use, holes included.
-    @inlinable var count: Int { get { header.pointee.count } nonmutating set { header.pointee.count = newValue } }
-    var capacity: Int { header.pointee.capacity }
-    @inlinable var willChangeCount: Int { get { header.pointee.willChangeCount } nonmutating set { header.pointee.willChangeCount = newValue } }
-    /// The entries, for a set with `stamp`.
-    @inlinable func run(stamp: Int) -> EntryRun { EntryRun(slots: UnsafePointer(slots), count: count, stamp: stamp) }
-
-    /// A new table with the same entries at the same places, each retained again.
-    func copy(capacity: Int) -> EntryTable {
-        let copy = EntryTable.allocate(capacity: capacity)
-        for index in 0 ..< count {
-            (copy.slots + index).initialize(to: slots[index]?.retain())
-        }
-        copy.count = count
-        copy.willChangeCount = willChangeCount
-        return copy
-    }
-
-    /// Frees the memory, and with it the table's references to its entries: never under a lock
-    /// (a last release runs an entry's `deinit`, which runs user code).
-    func destroy() {
-        for index in 0 ..< count { slots[index]?.release() }
-        raw.deallocate()
-    }
-
-    /// Frees the memory only: its references have moved elsewhere.
-    func deallocate() {
-        raw.deallocate()
-    }
-}
-
 /// The observations of one property of one instance, in registration order. Owned by the
 /// instance's slot; ended (with every observation in it) when the instance is deallocated.
 ///
@@ -481,9 +209,8 @@ final class ObserverList: @unchecked Sendable {
     /// Removes `entry` if it is still registered; safe to call any number of times.
     func remove(_ entry: ListEntry) {
         let (removed, freed): (Unmanaged<ListEntry>?, FreedTables) = lock.withLock {
+            guard isRegistered(entry) else { return (nil, nil) }
             let index = entry.index
-            guard !isEnded, index >= 0, index < table.count,
-                  table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque() else { return (nil, nil) }
             return change(minimumCapacity: 0) { table in
                 // Moved out, not copied: released after the lock.
                 let removed = table.slots[index]
@@ -510,15 +237,20 @@ final class ObserverList: @unchecked Sendable {
     /// begins afterwards runs the `willChange` pass if any entry is counted.
     func setCountsForWillChange(_ entry: ListEntry, _ counts: Bool) {
         let freed: FreedTables = lock.withLock {
-            let index = entry.index
-            guard !isEnded, entry.countsForWillChange != counts, index >= 0, index < table.count,
-                  table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque() else { return nil }
+            guard entry.countsForWillChange != counts, isRegistered(entry) else { return nil }
             return change(minimumCapacity: 0) { table in
                 table.willChangeCount += counts ? 1 : -1
                 entry.countsForWillChange = counts
             }.1
         }
         Self.destroy(freed)
+    }
+
+    /// Under `lock`: whether `entry` is in this list now (its index says where, if anywhere).
+    private func isRegistered(_ entry: ListEntry) -> Bool {
+        let index = entry.index
+        return !isEnded && index >= 0 && index < table.count
+            && table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque()
     }
 
     /// Moves the entries over the holes, renumbering them.
@@ -581,29 +313,5 @@ final class ObserverList: @unchecked Sendable {
     func attach(_ dependent: PathObservationCore & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
         let link = PathLink(list: self, dependent: dependent, leaf: leaf)
         return add(link) ? link : nil
-    }
-}
-
-/// Entries copied out of a list and kept alive: who a change announced by hand is delivered to.
-final class RetainedEntries {
-    private let entries: ContiguousArray<Unmanaged<ListEntry>?>
-
-    init(_ entries: ContiguousArray<Unmanaged<ListEntry>?>) {
-        self.entries = entries
-    }
-
-    deinit {
-        for entry in entries { entry?.release() }
-    }
-
-    var notifiesWillChange: Bool {
-        entries.contains { $0?.takeUnretainedValue().wantsWillChange == true }
-    }
-
-    /// Calls `body` with the entries as a run (never empty: see `ObserverList.retainedEntries`).
-    func withRun<Result>(_ body: (EntryRun) -> Result) -> Result {
-        entries.withUnsafeBufferPointer { buffer in
-            body(EntryRun(slots: buffer.baseAddress!, count: buffer.count, stamp: ObserverList.unstamped))
-        }
     }
 }

@@ -1,171 +1,5 @@
 import Synchronization
 
-/// Something that depends on properties found by tracking: told before and after each of them
-/// changes, and when one of their instances is deallocated.
-protocol PathDependent: AnyObject, Sendable {
-    /// Whether `dependencyWillChange` is wanted (old values or `.prior` notifications).
-    var wantsWillChange: Bool { get }
-    /// Before and after a change of one dependency, told by `source` (a link's identity, or `nil`
-    /// for a change announced by hand) with the set's `stamp` (`ObserverList.stamp`): the two calls
-    /// of one change carry the same pair.
-    func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int)
-    /// `leafOld`: from the last property's link of a proven path whose setter's new value cannot be
-    /// trusted (see `PathLink`), that setter's old value; the path is then evaluated for the new one.
-    func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?)
-    /// Delivers a change of the last property of a path proven to be pure navigation (see
-    /// `PathProof`), called with this dependent; `nil` where there is none.
-    var leafDelivery: LeafDelivery? { get }
-    func dependencyEnded(_ link: any DependencyLink)
-    /// Whether this observes `keyPath` on `root` (for manual notification of a computed property).
-    func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool
-}
-
-/// The old value a proven path's last property had before a set, as its setter passed it, and how
-/// the path's value is made from it (see `LeafConversion`).
-struct LeafOldValue {
-    let pointer: UnsafeRawPointer
-    let wrap: LeafWrap
-    let wraps: Bool
-}
-
-/// One change of a path's dependency, between its `willChange` and its `didChange`: the link it
-/// came through (`nil`: announced by hand) and the set's stamp. (At file scope: nested in the generic
-/// `PathObservation`, it would be a generic type, its metadata looked up at every use.)
-private struct PendingChange: Hashable {
-    let source: ObjectIdentifier?
-    let stamp: Int
-}
-
-/// An old value taken at a dependency's `willChange`, boxed in memory laid out for the path's
-/// `Value`, waiting for that change's `didChange`.
-private struct PendingOldValue {
-    let change: PendingChange
-    let box: UnsafeMutableRawPointer
-}
-
-/// The part of a path observation that its links read without its lock.
-@usableFromInline
-class PathObservationCore: ObservationCore, @unchecked Sendable {
-    /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
-    /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
-    /// have moved off the object of its last property's link.
-    final let intermediatesInFlight = Atomic<Int>(0)
-
-    @usableFromInline
-    override init() {
-        super.init()
-    }
-}
-
-/// The registration of a `PathDependent` in one property's list.
-protocol DependencyLink: AnyObject, Sendable {
-    /// Identity of the list the link sits in (one per instance and property).
-    var listID: ObjectIdentifier { get }
-    /// Whether the link delivers its property's values as the path's (see `PathLink`).
-    var deliversLeaf: Bool { get }
-    /// Removes the link from its list; idempotent.
-    func detach()
-    /// For a leaf link: whether sets of its property run the `willChange` pass (see `PathLink`).
-    func setHearsWillChange(_ hears: Bool)
-}
-
-/// A list entry that forwards a property's changes to a path observation. Usually the values are
-/// unused: the path is evaluated again, which gives its own old and new values. The link of the last
-/// property of a path proven to be pure navigation (`leaf` given, see `PathProof`) forwards the
-/// setter's values instead; it trusts them only when they are still the path's: its set is the
-/// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
-/// (`PathObservationCore.intermediatesInFlight`, which the other links count from `willChange`).
-/// Otherwise the path is evaluated. While a change is in flight the path may not read this property
-/// at the moment, so a set of it beginning then records the path's value before the set, as the
-/// other links do: for that, the path makes its leaf link count in the list's `willChangeCount`
-/// only while something is in flight, so that a set of the leaf otherwise skips the `willChange`
-/// pass altogether.
-///
-/// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
-/// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
-final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
-    let list: ObserverList
-    let dependent: PathObservationCore & PathDependent
-    /// The dependent's `leafDelivery` when this link delivers leaf changes (`deliversLeaf`), else a
-    /// function never called. Not optional: calling a `let` function in place needs no retain of
-    /// its context, where unwrapping an optional one into a local retained and released it per change.
-    private let leafDelivery: LeafDelivery
-    let deliversLeaf: Bool
-    /// The leaf conversion's `wrap` when it has one (`wraps`), else a function never called (not
-    /// optional, like `leafDelivery`).
-    private let wrap: LeafWrap
-    private let wraps: Bool
-    /// `dependent`, which this link holds, unretained: passing the existential retained and released
-    /// the observation on every change.
-    private let target: Unmanaged<PathObservationCore>
-
-    init(list: ObserverList, dependent: PathObservationCore & PathDependent, leaf: LeafConversion?) {
-        self.list = list
-        self.dependent = dependent
-        if leaf != nil, let delivery = dependent.leafDelivery {
-            self.leafDelivery = delivery
-            self.deliversLeaf = true
-        } else {
-            self.leafDelivery = Self.noDelivery
-            self.deliversLeaf = false
-        }
-        if let wrap = leaf?.wrap {
-            self.wrap = wrap
-            self.wraps = true
-        } else {
-            self.wrap = Self.noWrap
-            self.wraps = false
-        }
-        self.target = Unmanaged.passUnretained(dependent)
-        // Every link can hear `willChange`: the path counts the changes in flight. A leaf's is
-        // counted in the list only while the path has one (`setHearsWillChange`).
-        super.init(options: .prior, countsForWillChange: leaf == nil) { entry, _, oldValue, newValue, _, stamp in
-            let link = unsafeDowncast(entry, to: PathLink.self)
-            guard link.isActive else { return }
-            if let newValue {
-                if link.deliversLeaf {
-                    // A later set of the property (in a callback before this link, or on another
-                    // thread), or an intermediate change the path has not handled yet, makes the
-                    // setter's new value possibly not the path's: then the path is evaluated.
-                    let trusted = (stamp == ObserverList.unstamped || link.list.stamp == stamp) && !link.changesInFlight
-                    if trusted {
-                        link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap, link.wraps) }
-                    } else {
-                        link.dependent.dependencyDidChange(
-                            from: ObjectIdentifier(link), stamp: stamp,
-                            leafOld: LeafOldValue(pointer: oldValue, wrap: link.wrap, wraps: link.wraps))
-                    }
-                } else {
-                    link.dependent.dependencyDidChange(from: ObjectIdentifier(link), stamp: stamp, leafOld: nil)
-                }
-            } else if !link.deliversLeaf || link.changesInFlight {
-                link.dependent.dependencyWillChange(from: ObjectIdentifier(link), stamp: stamp)
-            }
-        }
-    }
-
-    private static func noDelivery(_: AnyObject, _: UnsafeRawPointer, _: UnsafeRawPointer, _: LeafWrap, _: Bool) {}
-    private static func noWrap(_: UnsafeRawPointer, _: UnsafeMutableRawPointer) {}
-
-    var listID: ObjectIdentifier { ObjectIdentifier(list) }
-
-    /// Whether another change of the path is in flight (see `PathObservationCore`).
-    private var changesInFlight: Bool {
-        target._withUnsafeGuaranteedRef { $0.intermediatesInFlight.load(ordering: .acquiring) != 0 }
-    }
-
-    func detach() {
-        state.store(0, ordering: .releasing)
-        list.remove(self)
-    }
-
-    func setHearsWillChange(_ hears: Bool) {
-        list.setCountsForWillChange(self, hears)
-    }
-
-    override func listEnded() { dependent.dependencyEnded(self) }
-}
-
 /// An observation of a key path that is not a single `@Observed` property of the root: a nested path
 /// (`\.address?.city`), or a computed property that reads `@Observed` ones.
 ///
@@ -204,17 +38,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
     // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
     /// One link per dependency, in the order the path read them.
     @exclusivity(unchecked) private var links: [any DependencyLink] = []
-    /// Old values taken before a dependency's store, consumed after it, each with the source that
-    /// took it (a stack, because a callback may set a dependency again before the outer change
-    /// completes; by source, so that a link detached in between takes its value with it and never
-    /// hands it to another change). Each is boxed by hand in memory laid out for `Value`: this code is
-    /// not specialised, and an `[Value]` needed metadata and witness-table lookups per change.
-    @exclusivity(unchecked) private var pendingOldValues: [PendingOldValue] = []
-
-    /// The changes counted in `intermediatesInFlight` (so that a link detached before its
-    /// `didChange` takes its count with it); a change announced by hand twice at once counts twice.
-    @exclusivity(unchecked) private var intermediatesPending: [PendingChange: Int] = [:]
-    /// Whether the leaf link hears `willChange` (it does while `intermediatesPending` is not empty).
+    /// Changes of dependencies in flight, with the old values taken at their `willChange`.
+    @exclusivity(unchecked) private var pending = PendingChanges()
+    /// Whether the leaf link hears `willChange` (it does while changes are in flight).
     @exclusivity(unchecked) private var leafHearsWillChange = false
 
     init(root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
@@ -309,13 +135,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
     private func detachAll() {
         let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [UnsafeMutableRawPointer]) in
             var taken: [any DependencyLink] = []
-            var values: [UnsafeMutableRawPointer] = []
             swap(&taken, &links)
-            values = pendingOldValues.map(\.box)
-            pendingOldValues = []
-            intermediatesPending = [:]
-            intermediatesInFlight.store(0, ordering: .releasing)
-            leafHearsWillChange = false
+            let values = pending.removeAll()
+            pendingDidChange()
             for link in taken { link.detach() }
             return (taken, values)
         }
@@ -325,7 +147,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
     }
 
     deinit {
-        for pending in pendingOldValues { Self.destroy(pending.box) }
+        for box in pending.removeAll() { Self.destroy(box) }
     }
 
     private static func box(_ value: Value) -> UnsafeMutableRawPointer {
@@ -350,17 +172,16 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
         if let source {
             // A change begins that may move the path.
             lock.withLock {
-                guard links.contains(where: { ObjectIdentifier($0) == source }) else { return }
-                intermediatesPending[change, default: 0] += 1
-                intermediatesInFlight.add(1, ordering: .releasing)
-                updateLeafWillChange()
+                guard link(from: source) != nil else { return }
+                pending.begin(change)
+                pendingDidChange()
             }
         }
         guard options.contains(.old) || options.contains(.prior) else { return }
         let oldValue = Tracking.untracked { evaluate(root) }
         if options.contains(.old) {
-            let pending = PendingOldValue(change: change, box: Self.box(oldValue))
-            lock.withLock { pendingOldValues.append(pending) }
+            let box = Self.box(oldValue)
+            lock.withLock { pending.recordOldValue(box, for: change) }
         }
         if options.contains(.prior) { deliverPrior(root, oldValue) }
     }
@@ -392,17 +213,15 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
             // A link detached since its `notify` began (by another thread) forwards nothing.
             var sourceList: ObjectIdentifier?
             if let source {
-                guard let link = links.first(where: { ObjectIdentifier($0) == source }) else { return nil }
+                guard let link = link(from: source) else { return nil }
                 sourceList = link.listID
             }
-            let change = PendingChange(source: source, stamp: stamp)
-            let oldBox = pendingOldValues.lastIndex { $0.change == change }.map { pendingOldValues.remove(at: $0).box }
+            let oldBox = pending.finish(PendingChange(source: source, stamp: stamp))
             guard isActive else { return (oldBox, [], [], false, false) }
             let (stale, dropped) = relink(to: accesses, leaf: leaf)
-            settleIntermediate(change)
-            updateLeafWillChange(relinked: !stale.isEmpty)
+            pendingDidChange(relinked: !stale.isEmpty)
             let delivers = sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
-                || intermediatesPending.isEmpty
+                || pending.isEmpty
             return (oldBox, stale, dropped, links.isEmpty, delivers)
         }
         guard let outcome else { return }
@@ -438,38 +257,29 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
         }
     }
 
-    /// Under `lock`: makes the leaf link hear `willChange` exactly while changes are in flight (a
-    /// new leaf link, after a re-link, starts without). Lock order: this lock, then a list's.
-    private func updateLeafWillChange(relinked: Bool = false) {
-        let hears = !intermediatesPending.isEmpty
+    /// Under `lock`: the link a change came through, while it is still one of the path's.
+    private func link(from source: ObjectIdentifier) -> (any DependencyLink)? {
+        links.first { ObjectIdentifier($0) == source }
+    }
+
+    /// Under `lock`, after `pending` changed: publishes its count for the links, and makes the leaf
+    /// link hear `willChange` exactly while changes are in flight (a new leaf link, after a re-link,
+    /// starts without). Lock order: this lock, then a list's.
+    private func pendingDidChange(relinked: Bool = false) {
+        intermediatesInFlight.store(pending.inFlight, ordering: .releasing)
+        let hears = !pending.isEmpty
         guard hears != leafHearsWillChange || (relinked && hears) else { return }
         leafHearsWillChange = hears
         for link in links where link.deliversLeaf { link.setHearsWillChange(hears) }
     }
 
-    /// Under `lock`: one counted change is handled.
-    private func settleIntermediate(_ change: PendingChange) {
-        guard let pending = intermediatesPending[change] else { return }
-        intermediatesPending[change] = pending > 1 ? pending - 1 : nil
-        intermediatesInFlight.subtract(1, ordering: .releasing)
-    }
-
-    /// Under `lock`: links that are going take their counted changes with them.
-    private func forgetIntermediates(of sources: Set<ObjectIdentifier>) {
-        for (change, pending) in intermediatesPending {
-            guard let source = change.source, sources.contains(source) else { continue }
-            intermediatesPending[change] = nil
-            intermediatesInFlight.subtract(pending, ordering: .releasing)
-        }
-    }
-
     func dependencyEnded(_ link: any DependencyLink) {
         let (removed, dropped, unlinked) = lock.withLock { () -> ((any DependencyLink)?, [UnsafeMutableRawPointer], Bool) in
             guard let index = links.firstIndex(where: { $0 === link }) else { return (nil, [], links.isEmpty) }
-            forgetIntermediates(of: [ObjectIdentifier(link)])
             let removed = links.remove(at: index)
-            updateLeafWillChange()
-            return (removed, dropOldValues(of: [ObjectIdentifier(link)]), links.isEmpty)
+            let dropped = pending.forget([ObjectIdentifier(link)])
+            pendingDidChange()
+            return (removed, dropped, links.isEmpty)
         }
         for box in dropped { Self.destroy(box) }
         // Weak references read nil from the moment deinitialisation starts, so a root that is being
@@ -481,19 +291,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
             end()
         }
         withExtendedLifetime(removed) {}
-    }
-
-    /// Under `lock`: takes out the old values pending for changes told by `sources` (links that are
-    /// going), for the caller to destroy after unlocking.
-    private func dropOldValues(of sources: Set<ObjectIdentifier>) -> [UnsafeMutableRawPointer] {
-        guard !pendingOldValues.isEmpty else { return [] }
-        var dropped: [UnsafeMutableRawPointer] = []
-        pendingOldValues.removeAll { pending in
-            guard let source = pending.change.source, sources.contains(source) else { return false }
-            dropped.append(pending.box)
-            return true
-        }
-        return dropped
     }
 
     /// Moves the links to the lists in `accesses`. Called with `lock` held; returns the links it
@@ -523,9 +320,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
         let stale = Array(current.values)
         for link in stale { link.detach() }
         links = relinked
-        let going = Set(stale.map { ObjectIdentifier($0) })
-        forgetIntermediates(of: going)
-        return (stale, dropOldValues(of: going))
+        return (stale, pending.forget(Set(stale.map { ObjectIdentifier($0) })))
     }
 
     private func deliver(_ root: Root, _ change: ObservedChange<Value>) {

@@ -59,15 +59,14 @@ func assertObservedExpansion(
 func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false) -> String {
     let didMutate = genericType ? "_$didMutateGeneric" : "_$didMutate"
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
-    var accessors: [String] = []
-    do {
-        accessors.append("""
+    var accessors: [String] = [
+        """
                 @storageRestrictions(initializes: _\(name))
                 init(initialValue) {
                     _\(name) = initialValue
                 }
-        """)
-    }
+        """,
+    ]
     accessors.append("""
             get {
                 if ObservableCore._$isTracking {

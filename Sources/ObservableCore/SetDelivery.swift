@@ -1,0 +1,150 @@
+import Synchronization
+
+/// A run of list entries a change is delivered to, borrowed: whoever hands it out keeps the entries
+/// alive while it is used. `nil` slots are holes left by cancelled observations.
+@usableFromInline
+struct EntryRun {
+    @usableFromInline let slots: UnsafePointer<Unmanaged<ListEntry>?>
+    @usableFromInline let count: Int
+    /// The stamp of the set delivered (see `ObserverList.stamp`).
+    @usableFromInline let stamp: Int
+
+    @inlinable
+    init(slots: UnsafePointer<Unmanaged<ListEntry>?>, count: Int, stamp: Int) {
+        self.slots = slots
+        self.count = count
+        self.stamp = stamp
+    }
+
+    @usableFromInline
+    func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
+        for index in 0 ..< count {
+            slots[index]?._withUnsafeGuaranteedRef { entry in
+                if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil, stamp) }
+            }
+        }
+    }
+
+    /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
+    @inlinable
+    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
+        withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
+    }
+
+    /// Delivers the change after the store. Specialised in the caller's module and inlined in the
+    /// setter. Calls each entry without retaining it: the list's reader count keeps the entries
+    /// alive, and a retain and release would be two atomic operations per observer.
+    ///
+    /// Direct observations made through `Object` itself with the default options
+    /// (`DefaultOptionsObservation<Object, Value>`, recognised by their class) all receive the same
+    /// change: it is built once, at the first of them, and their handlers are called from here with
+    /// it, so a set makes one indirect call per such observer instead of two and builds one change
+    /// instead of one each. Its key path is set to each observation's own before the call (they are
+    /// all the one interned `\Object.property` in practice, but the change never depends on that).
+    /// A local, so the handlers borrow it where it is: a change reached through a pointer is
+    /// copied for every call. Every other entry (path links, other options, observations made
+    /// through a subclass type) gets its `notify` call, in registration order with the others.
+    @inlinable
+    func deliverDidChange<Object: AnyObject, Value>(
+        _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
+    ) {
+        withUnsafePointer(to: oldValue) { old in
+            withUnsafePointer(to: newValue) { new in
+                let old = UnsafeRawPointer(old), new = UnsafeRawPointer(new)
+                let sharing = ObjectIdentifier(DefaultOptionsObservation<Object, Value>.self)
+                // A live `DefaultOptionsObservation<Object, Value>`.
+                func shares(_ entry: ListEntry) -> Bool {
+                    ObjectIdentifier(type(of: entry)) == sharing && entry.state.load(ordering: .acquiring) != 0
+                }
+                var index = 0
+                // Up to the first entry that shares the change.
+                while index < count {
+                    if let entry = slots[index] {
+                        if entry._withUnsafeGuaranteedRef(shares) { break }
+                        entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation, stamp) }
+                    }
+                    index += 1
+                }
+                guard index < count else { return }
+                // The first one, just tested: built with its key path and called without a second test.
+                var change = slots[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { entry in
+                    let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
+                    let change = ObservedChange(
+                        kind: mutation?.kind ?? .setting, oldValue: oldValue, newValue: newValue, isPrior: false,
+                        keyPath: observation.keyPath, mutation: mutation)
+                    observation.handler(object, change)
+                    return change
+                }
+                // The rest, walked by address: kept in registers across the calls.
+                let end = slots + count
+                var slot = slots + index + 1
+                while slot < end {
+                    slot.pointee?._withUnsafeGuaranteedRef { entry in
+                        if shares(entry) {
+                            // Live, and its class says that the handler takes an `Object` and a change of
+                            // `Value`. (Ended ones go to `notify`, which does nothing for them.)
+                            let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
+                            change._keyPath = observation.keyPath
+                            observation.handler(object, change)
+                        } else {
+                            entry.notify(entry, object, old, new, mutation, stamp)
+                        }
+                    }
+                    slot += 1
+                }
+            }
+        }
+    }
+}
+
+/// Who is notified of one change: the entries registered when the set began, in order.
+///
+/// Taking a snapshot makes the set a reader of the list (see `ObserverList`): the entries stay
+/// alive, and in place, until ``deliverDidChange(_:oldValue:newValue:_:)`` ends it. No retain, no
+/// lock: one atomic increment to begin and one decrement to end.
+///
+/// Used by the `@Observed` macro; do not use directly.
+@_documentation(visibility: private)
+public struct _$Snapshot {
+    @usableFromInline let list: Unmanaged<ObserverList>
+    @usableFromInline let run: EntryRun
+    @usableFromInline let notifiesWillChange: Bool
+
+    @inlinable
+    init(list: Unmanaged<ObserverList>, run: EntryRun, notifiesWillChange: Bool) {
+        self.list = list
+        self.run = run
+        self.notifiesWillChange = notifiesWillChange
+    }
+
+    /// Delivers `.prior` to the entries that asked for it. Specialised in the caller's module.
+    @inlinable
+    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
+        run.deliverWillChange(object, oldValue: oldValue)
+    }
+
+    /// Delivers the change after the store, then ends the snapshot: call it exactly once.
+    /// Specialised in the caller's module.
+    @inlinable
+    func deliverDidChange<Object: AnyObject, Value>(
+        _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
+    ) {
+        run.deliverDidChange(object, oldValue: oldValue, newValue: newValue, mutation)
+        list._withUnsafeGuaranteedRef { $0.endRead() }
+    }
+}
+
+/// What a set captures before the store: who is notified after it, and the old value.
+///
+/// Used by the `@Observed` macro; do not use directly.
+@_documentation(visibility: private)
+public struct _$PendingChange<Value> {
+    @usableFromInline let snapshot: _$Snapshot
+    @usableFromInline let oldValue: Value
+
+    @inlinable
+    init(snapshot: _$Snapshot, oldValue: Value) {
+        self.snapshot = snapshot
+        self.oldValue = oldValue
+    }
+}
