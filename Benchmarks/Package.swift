@@ -16,7 +16,8 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
-        // mallinfo2(), for heap bytes per instance and per observation.
+        // mallinfo2(), for heap bytes per instance and per observation; allocations counted, for the
+        // speed gate.
         .target(name: "CHeapInfo"),
         // A C loop doing the least a set with N observers must do: a reference point, not a contender.
         .target(name: "CReference"),

@@ -1,4 +1,5 @@
-// ObservableCore benchmarks: `swift run -c release --package-path Benchmarks [--quick] [--filter TEXT]`.
+// ObservableCore benchmarks: `swift run -c release --package-path Benchmarks [--quick] [--filter TEXT]`;
+// `--gate` runs the speed gate's cases for `.ci/speed-gate.py`.
 // Everything runs in one process; ratios compare contenders measured in this same run.
 #if canImport(Glibc)
 import Glibc
@@ -6,14 +7,16 @@ import Glibc
 
 var settings = HarnessSettings()
 var filter: String?
+var gate = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--quick": settings.quick = true
     case "--filter": filter = arguments.popFirst()
     case "--samples": settings.samples = Int(arguments.popFirst() ?? "") ?? settings.samples
+    case "--gate": gate = true
     default:
-        print("usage: Benchmarks [--quick] [--filter TEXT] [--samples N]")
+        print("usage: Benchmarks [--quick] [--filter TEXT] [--samples N] | --gate")
         exit(2)
     }
 }
@@ -27,6 +30,11 @@ let benchmarks = accessBenchmarks()
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()
     + threadBenchmarks()
+
+if gate {
+    runGate(benchmarks)
+    exit(0)
+}
 
 var results: [Measurement] = []
 for benchmark in benchmarks where filter.map({ benchmark.group.contains($0) || benchmark.name.contains($0) }) ?? true {

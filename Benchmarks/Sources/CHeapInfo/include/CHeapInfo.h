@@ -23,4 +23,8 @@ static inline int cheapinfo_available(void) {
     return 0;
 #endif
 }
+
+/// Heap allocations (malloc, calloc, realloc of NULL, the aligned forms) made by the calling thread
+/// since it started; -1 where the allocator cannot be interposed (see AllocationCounter.c).
+long cheapinfo_allocations(void);
 #endif

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""The speed gate: instructions and heap allocations per operation, counted by callgrind.
+
+Runs `Benchmarks --gate` (a release build) under valgrind's callgrind, which counts exactly the
+instructions the gated cases execute; the binary counts their allocations itself (an interposed
+allocator). The figures repeat from run to run on any x86-64 glibc machine, however noisy. Each
+case's counts are compared with its budget in Benchmarks/speed-budgets.tsv; the gate fails when one is
+more than 3% above budget. A budget is lowered (`--lower`) in the commit that earns it; raising one is
+an edit that its commit message must justify.
+
+usage: .ci/speed-gate.py [--binary PATH] [--budgets PATH] [--lower]
+"""
+import argparse, glob, os, subprocess, sys, tempfile
+
+TOLERANCE = 1.03
+
+
+def counted_instructions(path):
+    """The instructions a callgrind dump counted."""
+    with open(path) as lines:
+        for line in lines:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    sys.exit(f"no instruction total in {path}")
+
+
+def read_budgets(path):
+    budgets = {}
+    with open(path) as lines:
+        for line in lines:
+            if line.strip() and not line.startswith("#"):
+                case, instructions, allocations = line.rstrip("\n").split("\t")
+                budgets[case] = (float(instructions), float(allocations))
+    return budgets
+
+
+def write_budgets(path, budgets):
+    with open(path) as lines:
+        header = [line for line in lines if line.startswith("#")]
+    with open(path, "w") as out:
+        out.writelines(header)
+        for case, (instructions, allocations) in budgets.items():
+            out.write(f"{case}\t{instructions:.1f}\t{allocations:.2f}\n")
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=os.path.join(root, "Benchmarks/.build/release/Benchmarks"))
+    parser.add_argument("--budgets", default=os.path.join(root, "Benchmarks/speed-budgets.tsv"))
+    parser.add_argument("--lower", action="store_true", help="lower each budget its case now beats")
+    arguments = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as scratch:
+        # valgrind 3.19 cannot read the DWARF 5 that Swift 6.3 emits; the symbols are enough.
+        binary = os.path.join(scratch, "Benchmarks")
+        subprocess.run(["objcopy", "--strip-debug", arguments.binary, binary], check=True)
+        out = os.path.join(scratch, "callgrind.out")
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
+             "--toggle-collect=observablecore_gate_measured", "--dump-after=observablecore_gate_measured",
+             binary, "--gate"],
+            env=dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if run.returncode != 0:
+            sys.exit(f"the gated benchmarks failed under callgrind:\n{run.stderr}")
+        cases = [line.split("\t")[1:] for line in run.stdout.splitlines() if line.startswith("gate\t")]
+        dumps = sorted(glob.glob(out + ".*"), key=lambda path: int(path.rsplit(".", 1)[1]))
+        if len(dumps) < len(cases):
+            sys.exit(f"expected {len(cases)} callgrind profiles, found {len(dumps)}")
+        measured = {}
+        for (case, iterations, allocations), dump in zip(cases, dumps):
+            if int(allocations) < 0:
+                sys.exit("allocations cannot be counted on this platform (glibc is needed)")
+            measured[case] = (counted_instructions(dump) / int(iterations), int(allocations) / int(iterations))
+
+    budgets = read_budgets(arguments.budgets)
+    failures = []
+    print("| case | instructions/op | budget | allocations/op | budget | verdict |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for case, (instructions, allocations) in measured.items():
+        if case not in budgets:
+            failures.append(f"'{case}' has no budget in {arguments.budgets}")
+            print(f"| {case} | {instructions:.1f} | — | {allocations:.2f} | — | NO BUDGET |")
+            continue
+        instruction_budget, allocation_budget = budgets[case]
+        over = instructions > instruction_budget * TOLERANCE or allocations > allocation_budget * TOLERANCE + 0.005
+        under = instructions < instruction_budget / TOLERANCE or allocations < allocation_budget - 0.005
+        verdict = "OVER BUDGET" if over else ("under: lower the budget" if under else "ok")
+        print(f"| {case} | {instructions:.1f} | {instruction_budget:.1f} | {allocations:.2f} | {allocation_budget:.2f} | {verdict} |")
+        if over:
+            failures.append(f"'{case}' is over budget by more than {round((TOLERANCE - 1) * 100)}%")
+        if arguments.lower:
+            budgets[case] = (min(instruction_budget, round(instructions, 1)), min(allocation_budget, round(allocations, 2)))
+    for case in budgets.keys() - measured.keys():
+        failures.append(f"the budget '{case}' names no gated case")
+    if arguments.lower:
+        write_budgets(arguments.budgets, budgets)
+    if failures:
+        sys.exit("speed gate failed:\n  " + "\n  ".join(failures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+// The speed gate's half in the benchmark binary: `Benchmarks --gate` runs each gated case once,
+// warmed up, inside `gateMeasured`, and `.ci/speed-gate.py` counts what that function executes under
+// callgrind (instructions per operation) and allocations counted in process: figures no noisy
+// machine can disturb.
+import CHeapInfo
+
+/// A benchmark the gate counts, by the group and the start of the name it has in the tables.
+struct GateCase {
+    /// The key of its budget in `Benchmarks/speed-budgets.tsv`.
+    let id: String
+    let group: String
+    let name: String
+    /// Operations counted: enough that one-time costs (a table growing) are amortised.
+    let iterations: Int
+}
+
+let gateCases = [
+    GateCase(id: "get", group: "get", name: Name.observed, iterations: 20_000),
+    GateCase(id: "set, no observers", group: "set, no observers", name: Name.observed, iterations: 20_000),
+    GateCase(id: "set, 1 observer", group: "set, 1 observer", name: Name.observed, iterations: 10_000),
+    GateCase(id: "set, 10 observers", group: "set, 10 observers", name: Name.observed, iterations: 5_000),
+    GateCase(id: "nested leaf change", group: "nested path: leaf change", name: Name.observed + " \\.child?.leaf", iterations: 5_000),
+    GateCase(id: "intermediate replaced", group: "nested path: intermediate replaced", name: Name.observed, iterations: 2_000),
+    GateCase(id: "observe + cancel, token", group: "observe + cancel", name: Name.observed + " \\.value token", iterations: 2_000),
+    GateCase(id: "observe + cancel, nested", group: "observe + cancel", name: Name.observed + " \\.child?.leaf token", iterations: 2_000),
+    GateCase(id: "observe + cancel, controller", group: "observe + cancel", name: Name.observed + " controller", iterations: 2_000),
+]
+
+/// The function whose instructions callgrind counts (`--toggle-collect`, `--dump-after`): one profile per call.
+@inline(never) @_silgen_name("observablecore_gate_measured")
+func gateMeasured(_ run: (Int) -> Void, _ iterations: Int) {
+    run(iterations)
+}
+
+/// Prints `gate <id> <iterations> <allocations>` for each case, in the order of callgrind's profiles.
+/// Allocations are counted here, by the interposed allocator: callgrind's call counts include calls
+/// made while its collection is off.
+func runGate(_ benchmarks: [Benchmark]) {
+    for gateCase in gateCases {
+        guard let benchmark = benchmarks.first(where: { $0.group == gateCase.group && $0.name.hasPrefix(gateCase.name) }) else {
+            fatalError("the speed gate's case '\(gateCase.id)' names no benchmark")
+        }
+        benchmark.run(gateCase.iterations / 10)
+        let allocationsBefore = cheapinfo_allocations()
+        gateMeasured(benchmark.run, gateCase.iterations)
+        let allocations = cheapinfo_allocations() - allocationsBefore
+        print("gate\t\(gateCase.id)\t\(gateCase.iterations)\t\(allocations)")
+    }
+}
