@@ -31,7 +31,7 @@ struct ChangesSequenceTests {
     @Test("the sequence ends after the buffered elements when the object is deallocated, and does not keep it alive")
     func endsWithObject() async {
         weak var released: Person?
-        var iterator: ObservedChanges<Person, Int>.Iterator
+        var iterator: ObservedChangeSequence<Person, Int>.Iterator
         do {
             let person = Person()
             released = person

@@ -89,7 +89,7 @@ struct StringKeyPathTests {
 
     @Test("errors name the reason, the offending component and the type it was looked up in",
           arguments: [
-              ("", KeyPathError.Reason.emptyComponent, "", "Person"),
+              ("", StringKeyPathError.Reason.emptyComponent, "", "Person"),
               ("address..city", .emptyComponent, "", "Address"),
               ("nmae", .unknownKey, "nmae", "Person"),
               ("summary", .unknownKey, "summary", "Person"),
@@ -97,10 +97,10 @@ struct StringKeyPathTests {
               ("address.zip", .unknownKey, "zip", "Address"),
               ("name.count", .notAnObject, "count", "String"),
           ])
-    func errors(path: String, reason: KeyPathError.Reason, key: String, typeName: String) {
+    func errors(path: String, reason: StringKeyPathError.Reason, key: String, typeName: String) {
         let person = Person()
         var calls = 0
-        #expect(throws: KeyPathError(reason: reason, key: key, typeName: typeName, path: path)) {
+        #expect(throws: StringKeyPathError(reason: reason, key: key, typeName: typeName, path: path)) {
             _ = try person.observe(keyPath: path) { _, _ in calls += 1 }
         }
         person.name = "set after a failed observe"
@@ -119,7 +119,7 @@ struct StringKeyPathTests {
 
     @Test("a class with a custom Mirror is refused with a clear reason")
     func customReflection() {
-        #expect(throws: KeyPathError(reason: .customReflection, key: "title", typeName: "Gallery", path: "title")) {
+        #expect(throws: StringKeyPathError(reason: .customReflection, key: "title", typeName: "Gallery", path: "title")) {
             _ = try Gallery().observe(keyPath: "title") { _, _ in }
         }
     }

@@ -1,13 +1,4 @@
 import Synchronization
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
 
 /// The observations of one property of one instance, in registration order. Owned by the
 /// instance's slot; ended (with every observation in it) when the instance is deallocated.
@@ -25,7 +16,7 @@ import Android
 @usableFromInline
 final class ObserverList: @unchecked Sendable {
     /// Serialises changes to the list; a set never takes it.
-    private let lock = SpinLock()
+    private let lock = ShortLock()
     /// In its low 32 bits the count of sets reading the published table; then the `hasRetired` and
     /// `writing` flags; above them a count of the sets begun, wrapping: the stamp of a set, by which
     /// a path's leaf link sees that another set of the property began after its own (`PathLink`).
@@ -81,12 +72,9 @@ final class ObserverList: @unchecked Sendable {
 
     @usableFromInline @inline(never)
     func waitForWriter() {
-        var spins = 0
-        while true {
-            let state = self.state.load(ordering: .acquiring)
-            if state & Self.writing == 0 { return }
-            spins += 1
-            if spins >= 64 { sched_yield() }
+        var backoff = Backoff()
+        while self.state.load(ordering: .acquiring) & Self.writing != 0 {
+            backoff.pause()
         }
     }
 
@@ -310,7 +298,7 @@ final class ObserverList: @unchecked Sendable {
     }
 
     /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.
-    func attach(_ dependent: PathObservationCore & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
+    func attach(_ dependent: PathObservationBase & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
         let link = PathLink(list: self, dependent: dependent, leaf: leaf)
         return add(link) ? link : nil
     }

@@ -212,7 +212,7 @@ public final class ObservationController<Observer: AnyObject> {
     func register<Object: AnyObject>(
         _ object: Object,
         _ keyPath: AnyKeyPath,
-        start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> ObservationCore
+        start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> AnyObservation
     ) {
         let registration = ControllerRegistration()
         let id = ObjectIdentifier(object)
@@ -262,17 +262,6 @@ public final class ObservationController<Observer: AnyObject> {
 // Sendable only with its observer: `controller.observer` must not cross into another task when
 // the observer cannot. (The controller's own state is guarded by its lock.)
 extension ObservationController: @unchecked Sendable where Observer: Sendable {}
-
-/// A weak reference, shared by a controller and the callbacks it installs. Written only in `init`.
-@usableFromInline
-final class WeakReference<Object: AnyObject>: @unchecked Sendable {
-    @usableFromInline
-    private(set) weak var value: Object?
-
-    init(_ value: Object) {
-        self.value = value
-    }
-}
 
 /// Opens a `PartialKeyPath` to its `KeyPath<Root, Value>` so a list of heterogeneous key paths can
 /// be observed with typed values.

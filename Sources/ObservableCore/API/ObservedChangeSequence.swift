@@ -31,14 +31,14 @@ extension KeyValueObservable {
     public func changes<Value: Sendable>(
         of keyPath: KeyPath<Self, Value>,
         options: ObservationOptions = [.new],
-        bufferingPolicy: ObservedChanges<Self, Value>.BufferingPolicy = .unbounded
-    ) -> ObservedChanges<Self, Value> {
-        ObservedChanges(root: self, keyPath: keyPath, options: options, bufferingPolicy: bufferingPolicy)
+        bufferingPolicy: ObservedChangeSequence<Self, Value>.BufferingPolicy = .unbounded
+    ) -> ObservedChangeSequence<Self, Value> {
+        ObservedChangeSequence(root: self, keyPath: keyPath, options: options, bufferingPolicy: bufferingPolicy)
     }
 }
 
 /// The asynchronous sequence of changes returned by ``KeyValueObservable/changes(of:options:bufferingPolicy:)``.
-public struct ObservedChanges<Root: KeyValueObservable, Value: Sendable>: AsyncSequence {
+public struct ObservedChangeSequence<Root: KeyValueObservable, Value: Sendable>: AsyncSequence {
     public typealias Element = ObservedChange<Value>
     public typealias Failure = Never
     /// What happens to changes not consumed yet: `AsyncStream`'s policies.

@@ -21,7 +21,7 @@ final class ControllerRegistration: @unchecked Sendable {
 
     /// Takes ownership of the started observation, or ends it at once if the registration was
     /// cancelled meanwhile (from inside its `.initial` callback, or by another thread).
-    func attach(_ observation: ObservationCore) {
+    func attach(_ observation: AnyObservation) {
         let token = ObservationToken(observation)
         let unwanted = lock.withLock { () -> ObservationToken? in
             guard isActive else { return token }

@@ -1,12 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
 import Synchronization
 
 // How a key path is resolved without string tables: `observe` evaluates `root[keyPath: path]` while a
@@ -107,17 +98,9 @@ final class TrackingFrame {
 
     /// The frame installed on the current thread, if it is evaluating with tracking.
     static var current: TrackingFrame? {
-        guard let raw = pthread_getspecific(trackingKey) else { return nil }
-        return Unmanaged<TrackingFrame>.fromOpaque(raw).takeUnretainedValue()
+        ThreadLocal.get(.trackingFrame, as: TrackingFrame.self)
     }
 }
-
-private let trackingKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key, nil)
-    precondition(status == 0, "ObservableCore: pthread_key_create failed (\(status))")
-    return key
-}()
 
 enum Tracking {
     /// Evaluates `root[keyPath: keyPath]`, returning the value and the `@Observed` properties it read.
@@ -144,13 +127,13 @@ enum Tracking {
     }
 
     private static func withFrame<Result>(_ frame: TrackingFrame?, _ body: () -> Result) -> Result {
-        let previous = pthread_getspecific(trackingKey)
-        pthread_setspecific(trackingKey, frame.map { Unmanaged.passUnretained($0).toOpaque() })
+        let previous = TrackingFrame.current
+        ThreadLocal.set(.trackingFrame, frame)
         if frame != nil { trackingScopes.add(1, ordering: .relaxed) }
         defer {
             if frame != nil { trackingScopes.subtract(1, ordering: .relaxed) }
-            pthread_setspecific(trackingKey, previous)
+            ThreadLocal.set(.trackingFrame, previous)
         }
-        return withExtendedLifetime(frame) { body() }
+        return body()
     }
 }

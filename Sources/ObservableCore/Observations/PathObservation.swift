@@ -12,7 +12,7 @@ import Synchronization
 /// delivered from the setter's own values, without evaluation, by `deliverLeaf`, which is specialised
 /// where `observe` is called (this class's own code is not).
 @usableFromInline
-final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDependent, @unchecked Sendable {
+final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDependent, @unchecked Sendable {
     /// Held weakly: observing never keeps the observed object alive. Written only in `init`; a
     /// `weak let` where the compiler has them (Swift 6.2), else without run-time exclusivity checks
     /// (each read from the specialised `deliverLeaf` cost one).
@@ -73,7 +73,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
     }
 
     /// Ends the observation if it is linked nowhere: nothing could ever notify it, and nothing but
-    /// its caller owns it (see `ObservationCore`: it must have ended before that reference goes).
+    /// its caller owns it (see `AnyObservation`: it must have ended before that reference goes).
     func endIfUnlinked() {
         if lock.withLock({ links.isEmpty }) { end() }
     }
@@ -123,7 +123,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationCore, PathDe
     }
 
     /// Ends the observation once; `true` for the call that ended it. Called before the last links
-    /// go (they own the observation; see `ObservationCore` for why that order matters).
+    /// go (they own the observation; see `AnyObservation` for why that order matters).
     @discardableResult
     private func end() -> Bool {
         guard claimEnd() else { return false }

@@ -61,7 +61,7 @@ struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immu
 final class KeyPathTable: @unchecked Sendable {
     static let shared = KeyPathTable()
 
-    private let lock = SpinLock()
+    private let lock = ShortLock()
     /// In front of `resolutions`, read without the lock: a direct-mapped cache that needs no hashing
     /// (one registration looks here first; a literal key path observed on one class is always found
     /// here). Each slot is `nil` or an unretained `Resolution`, published with a releasing store;

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 extension KeyValueObservable {
     /// Announces that the value at `keyPath` is about to change: Cocoa's `willChangeValue(forKey:)`.
     ///
@@ -81,16 +71,6 @@ private final class ManualChangeStack {
     var pending: [PendingManualChange] = []
 }
 
-private let manualChangesKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key) { raw in
-        // A thread that ends between willChangeValue and didChangeValue.
-        Unmanaged<ManualChangeStack>.fromOpaque((raw as UnsafeMutableRawPointer?)!).release()
-    }
-    precondition(status == 0, "ObservableCore: pthread_key_create failed (\(status))")
-    return key
-}()
-
 enum ManualChanges {
     static func willChange<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
@@ -127,28 +107,22 @@ enum ManualChanges {
 
     private static func push(_ change: PendingManualChange) {
         let stack: ManualChangeStack
-        if let raw = pthread_getspecific(manualChangesKey) {
-            stack = Unmanaged<ManualChangeStack>.fromOpaque(raw).takeUnretainedValue()
+        if let current = ThreadLocal.get(.manualChanges, as: ManualChangeStack.self) {
+            stack = current
         } else {
             stack = ManualChangeStack()
-            pthread_setspecific(manualChangesKey, Unmanaged.passRetained(stack).toOpaque())
+            ThreadLocal.set(.manualChanges, stack)
         }
         stack.pending.append(change)
     }
 
     /// The innermost pending change of `keyPath` on `root`; the stack is freed once empty.
     private static func pop(_ root: AnyObject, _ keyPath: AnyKeyPath) -> PendingManualChange? {
-        guard let raw = pthread_getspecific(manualChangesKey) else { return nil }
-        let stack = Unmanaged<ManualChangeStack>.fromOpaque(raw)
-        let pending = stack._withUnsafeGuaranteedRef { stack -> PendingManualChange? in
-            let id = ObjectIdentifier(root)
-            guard let index = stack.pending.lastIndex(where: { $0.object == id && $0.keyPath == keyPath }) else { return nil }
-            return stack.pending.remove(at: index)
-        }
-        if stack._withUnsafeGuaranteedRef({ $0.pending.isEmpty }) {
-            pthread_setspecific(manualChangesKey, nil)
-            stack.release()
-        }
+        guard let stack = ThreadLocal.get(.manualChanges, as: ManualChangeStack.self) else { return nil }
+        let id = ObjectIdentifier(root)
+        guard let index = stack.pending.lastIndex(where: { $0.object == id && $0.keyPath == keyPath }) else { return nil }
+        let pending = stack.pending.remove(at: index)
+        if stack.pending.isEmpty { ThreadLocal.set(.manualChanges, nil) }
         return pending
     }
 }

@@ -30,7 +30,7 @@ struct LeafOldValue {
 
 /// The part of a path observation that its links read without its lock.
 @usableFromInline
-class PathObservationCore: ObservationCore, @unchecked Sendable {
+class PathObservationBase: AnyObservation, @unchecked Sendable {
     /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
     /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
     /// have moved off the object of its last property's link.
@@ -59,7 +59,7 @@ protocol DependencyLink: AnyObject, Sendable {
 /// property of a path proven to be pure navigation (`leaf` given, see `PathProof`) forwards the
 /// setter's values instead; it trusts them only when they are still the path's: its set is the
 /// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
-/// (`PathObservationCore.intermediatesInFlight`, which the other links count from `willChange`).
+/// (`PathObservationBase.intermediatesInFlight`, which the other links count from `willChange`).
 /// Otherwise the path is evaluated. While a change is in flight the path may not read this property
 /// at the moment, so a set of it beginning then records the path's value before the set, as the
 /// other links do: for that, the path makes its leaf link count in the list's `willChangeCount`
@@ -70,7 +70,7 @@ protocol DependencyLink: AnyObject, Sendable {
 /// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
 final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     let list: ObserverList
-    let dependent: PathObservationCore & PathDependent
+    let dependent: PathObservationBase & PathDependent
     /// The dependent's `leafDelivery` when this link delivers leaf changes (`deliversLeaf`), else a
     /// function never called. Not optional: calling a `let` function in place needs no retain of
     /// its context, where unwrapping an optional one into a local retained and released it per change.
@@ -82,9 +82,9 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     private let wraps: Bool
     /// `dependent`, which this link holds, unretained: passing the existential retained and released
     /// the observation on every change.
-    private let target: Unmanaged<PathObservationCore>
+    private let target: Unmanaged<PathObservationBase>
 
-    init(list: ObserverList, dependent: PathObservationCore & PathDependent, leaf: LeafConversion?) {
+    init(list: ObserverList, dependent: PathObservationBase & PathDependent, leaf: LeafConversion?) {
         self.list = list
         self.dependent = dependent
         if leaf != nil, let delivery = dependent.leafDelivery {
@@ -134,7 +134,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
-    /// Whether another change of the path is in flight (see `PathObservationCore`).
+    /// Whether another change of the path is in flight (see `PathObservationBase`).
     private var changesInFlight: Bool {
         target._withUnsafeGuaranteedRef { $0.intermediatesInFlight.load(ordering: .acquiring) != 0 }
     }

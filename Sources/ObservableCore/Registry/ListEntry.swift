@@ -18,16 +18,16 @@ typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRaw
 /// direct observation carries, the `@inlinable` slot methods), so a notification never looks up
 /// generic metadata at run time.
 ///
-/// Its `state` (from `ObservationCore`) is `0` once the entry has ended (a direct observation
+/// Its `state` (from `AnyObservation`) is `0` once the entry has ended (a direct observation
 /// cancelled, or its object deallocated). A set recognises a `DefaultOptionsObservation`, whose
 /// handler it calls itself, by its class (see `EntryRun.deliverDidChange`).
 ///
-/// Layout: the small fields fill the word of `ObservationCore.state`, so that a default-options
+/// Layout: the small fields fill the word of `AnyObservation.state`, so that a default-options
 /// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `options`,
 /// `countsForWillChange` and the index 8,
 /// `notify` 16, key path 8, list 8, handler 16.
 @usableFromInline
-class ListEntry: ObservationCore, @unchecked Sendable {
+class ListEntry: AnyObservation, @unchecked Sendable {
     /// A direct observation's options; a path link's are `.prior` when it wants `willChange`, else
     /// none.
     @usableFromInline

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Run-time messages about misuse that cannot be a compile-time error.
 enum Diagnostics {
     private static let lock = Lock()
@@ -46,9 +36,7 @@ enum Diagnostics {
         #if DEBUG
         let isFirst = lock.withLock { reported.insert(keyPath).inserted }
         guard isFirst else { return }
-        let message = "ObservableCore: \(text) (Reported once per key path, in debug builds.)\n"
-        var bytes = Array(message.utf8)
-        _ = write(2, &bytes, bytes.count)   // standard error, without touching the C `stderr` global
+        StandardError.send("ObservableCore: \(text) (Reported once per key path, in debug builds.)\n")
         #endif
     }
 }

@@ -1,0 +1,50 @@
+/// Why a string key path cannot be observed: which component, in which type, and why.
+///
+/// ```swift
+/// catch let error as StringKeyPathError where error.reason == .unknownKey {
+///     print(error.key, error.typeName)   // "adress" "Person"
+/// }
+/// ```
+public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable {
+        /// The path is empty, or one of its components is (`"address..city"`, `"name."`).
+        case emptyComponent
+        /// The type has no stored property of that name (or it is computed: those have no string key).
+        case unknownKey
+        /// The property exists but is not `@Observed`.
+        case notObservable
+        /// The component follows a value that is not an object with properties to observe
+        /// (`"name.count"`: a `String` has none).
+        case notAnObject
+        /// The type customises its `Mirror` (`CustomReflectable`), so its properties cannot be read.
+        case customReflection
+    }
+
+    /// Why the path was rejected.
+    public let reason: Reason
+    /// The offending component (`""` for an empty one).
+    public let key: String
+    /// The type the component was looked up in, as `String(describing:)` prints it.
+    public let typeName: String
+    /// The whole string key path.
+    public let path: String
+
+    /// Creates an error; the library throws these, tests may compare against them.
+    public init(reason: Reason, key: String, typeName: String, path: String) {
+        self.reason = reason
+        self.key = key
+        self.typeName = typeName
+        self.path = path
+    }
+
+    public var description: String {
+        let detail = switch reason {
+        case .emptyComponent: "empty key in \(typeName) (components are separated by single dots)"
+        case .unknownKey: "\(typeName) has no stored property '\(key)'"
+        case .notObservable: "'\(key)' of \(typeName) is not @Observed"
+        case .notAnObject: "'\(key)' cannot be looked up in \(typeName): it is not a class with @Observed properties"
+        case .customReflection: "\(typeName) customises its Mirror (CustomReflectable), so '\(key)' cannot be read by name"
+        }
+        return "\"\(path)\": \(detail)"
+    }
+}

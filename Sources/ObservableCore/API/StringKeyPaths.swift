@@ -1,0 +1,117 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+extension KeyValueObservable {
+    /// Observes a key path given as a string of property names, as Cocoa and EasyKVO do:
+    /// `try person.observe(keyPath: "address.city") { person, change in … }`.
+    ///
+    /// Each component names an `@Observed` stored property (including one declared in a superclass),
+    /// found by reflection: no table to write or keep in sync. The semantics are those of the typed
+    /// ``observe(_:options:_:)`` with the same path: every component is a trigger, replacing an
+    /// intermediate object re-wires the observation, a `nil` intermediate gives a `nil` value. The
+    /// values arrive as `Any` (``KeyedChange``).
+    ///
+    /// The whole path is checked against the declared property types before anything is observed,
+    /// so a typo fails here and not silently later:
+    ///
+    /// ```swift
+    /// do {
+    ///     let token = try person.observe(keyPath: "adress.city") { _, change in print(change) }
+    /// } catch {
+    ///     print(error)   // "adress.city": Person has no stored property 'adress'
+    /// }
+    /// ```
+    ///
+    /// Resolution reads stored values through `Mirror`, so it is slower than a typed key path (it
+    /// runs when a property of the path changes), and a class that customises its `Mirror`
+    /// (`CustomReflectable`) cannot be resolved. Computed properties have no string key.
+    ///
+    /// - Throws: ``StringKeyPathError`` naming the offending component and the type it was looked up in.
+    public func observe(
+        keyPath: String,
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Self, KeyedChange) -> Void
+    ) throws(StringKeyPathError) -> ObservationToken {
+        let path = try StringKeyPath(keyPath, rootType: type(of: self))
+        // `\Self.self` stands in for the typed key path a path observation carries: changes are
+        // handed on as `KeyedChange`s, which name the string instead.
+        let observation = Registration.observePath(
+            self, keyPath: InternedKeyPath(\Self.self), evaluate: { path.value(of: $0) },
+            evaluated: Tracking.evaluate { path.value(of: self) }, options: options, onObservedDeallocated: nil,
+            handler: { root, change in handler(root, KeyedChange(change, keyPath: keyPath)) })
+        return ObservationToken(observation)
+    }
+}
+
+/// A validated string key path: its components, and how to read the value through them while
+/// reporting each `@Observed` property read to the tracking frame, as a generated getter does.
+struct StringKeyPath: Sendable {
+    let components: [String]
+
+    init(_ path: String, rootType: AnyClass) throws(StringKeyPathError) {
+        components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var type: Any.Type = rootType
+        for (position, key) in components.enumerated() {
+            let typeName = String(describing: type)
+            func fail(_ reason: StringKeyPathError.Reason) -> StringKeyPathError {
+                StringKeyPathError(reason: reason, key: key, typeName: typeName, path: path)
+            }
+            if key.isEmpty { throw fail(.emptyComponent) }
+            guard let objectType = type as? AnyClass else { throw fail(.notAnObject) }
+            if objectType is CustomReflectable.Type { throw fail(.customReflection) }
+            let fields = ReflectedFields.of(objectType)
+            guard let property = fields.observedProperty(key) else {
+                throw fail(fields.storedField(named: key) == nil ? .unknownKey : .notObservable)
+            }
+            if position < components.count - 1 { type = unwrappedOptionalType(property.storageType) }
+        }
+    }
+
+    /// The value at the path from `root`, `nil` when an intermediate or the value is `nil`.
+    func value(of root: AnyObject) -> Any? {
+        var object = root
+        for (position, key) in components.enumerated() {
+            guard let property = ReflectedFields.of(type(of: object)).observedProperty(key) else { return nil }
+            if let frame = TrackingFrame.current {
+                let slot = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                    .advanced(by: property.slotOffset).assumingMemoryBound(to: _$ObservationSlot.self)
+                frame.record(object, slot.pointee.observers(), nil)
+            }
+            guard let stored = storedValue(property.storageName, in: property.storageClass, of: object),
+                  let value = unwrappedOptional(stored) else {
+                return nil
+            }
+            if position == components.count - 1 { return value }
+            guard type(of: value) is AnyClass else { return nil }
+            object = value as AnyObject
+        }
+        return nil
+    }
+
+    /// The stored property `label` of class `owner` (the object's class or a superclass), read
+    /// through `Mirror`, which reads `weak` and `unowned` storage correctly.
+    private func storedValue(_ label: String, in owner: AnyClass, of object: AnyObject) -> Any? {
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror, current.subjectType != owner {
+            mirror = current.superclassMirror
+        }
+        return mirror?.children.first(where: { $0.label == label })?.value
+    }
+}
+
+/// `T` for `T?`, `T??`, …; other types unchanged.
+private func unwrappedOptionalType(_ type: Any.Type) -> Any.Type {
+    var type = type
+    while let optional = type as? OptionalProtocol.Type { type = optional.wrappedType }
+    return type
+}
+
+/// The value inside any number of optionals, `nil` when one of them is `nil`.
+private func unwrappedOptional(_ value: Any) -> Any? {
+    var value = value
+    while let optional = value as? OptionalProtocol {
+        guard let wrapped = optional.wrappedValue else { return nil }
+        value = wrapped
+    }
+    return value
+}

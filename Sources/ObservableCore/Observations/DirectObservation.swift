@@ -1,0 +1,94 @@
+import Synchronization
+
+/// An observation of one `@Observed` property of the observed object itself (`\.name`).
+///
+/// Registered directly in the property's list and fed the setter's own old and new values: no key
+/// path evaluation, no boxing, one indirect call of its `notify` function per notification. Not
+/// generic, so the list, the token and registration handle it without type metadata; the typed
+/// handler lives in the subclass that function knows.
+@usableFromInline
+class DirectObservation: ListEntry, @unchecked Sendable {
+    // Whether the observation is active is `AnyObservation.state`; its options are
+    // `ListEntry.options` (they fill the padding after `state`).
+    @usableFromInline let keyPath: InternedKeyPath
+    // Written once by `register`, before the list publishes the observation (under the list's lock);
+    // read after that only.
+    // Retained by hand (released in `deinit`), so that `didCancel` reaches it without a retain and
+    // release around the call.
+    @exclusivity(unchecked) private var list: Unmanaged<ObserverList>?
+
+    /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
+    @usableFromInline
+    init(options: ObservationOptions, keyPath: InternedKeyPath, notify: @escaping EntryNotification) {
+        self.keyPath = keyPath
+        super.init(options: options, notify: notify)
+    }
+
+    /// Adds the observation to `list`, which its caller keeps alive; it is ended at once if the
+    /// object is being deallocated.
+    func register(in list: Unmanaged<ObserverList>) {
+        self.list = list.retain()
+        if !list._withUnsafeGuaranteedRef({ $0.add(self) }) { state.store(0, ordering: .releasing) }
+    }
+
+    override func didCancel() {
+        // The token that cancels holds this observation, and with it the list.
+        list?._withUnsafeGuaranteedRef { $0.remove(self) }
+    }
+
+    override func listEnded() {
+        _ = claimEnd()
+    }
+
+    deinit {
+        list?.release()
+    }
+}
+
+/// A direct observation with its handler, typed. Created (and its `notify` function specialised)
+/// where `observe` is called.
+@usableFromInline
+class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchecked Sendable {
+    @usableFromInline final let handler: (Root, ObservedChange<Value>) -> Void
+
+    @inlinable
+    init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+         notify: @escaping EntryNotification) {
+        self.handler = handler
+        super.init(options: options, keyPath: keyPath, notify: notify)
+    }
+}
+
+/// A direct observation with the default options (`[.old, .new]`).
+///
+/// A set whose object is statically a `Root` recognises it by its class (so no type is assumed)
+/// and, while it is active, calls its handler itself, with the change it built once for all such
+/// observations (see `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for
+/// any observation.
+@usableFromInline
+final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
+    @inlinable
+    init(keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+         notify: @escaping EntryNotification) {
+        super.init(options: [.old, .new], keyPath: keyPath, handler: handler, notify: notify)
+    }
+}
+
+/// A direct observation told when its observed object is deallocated (a controller's, a change
+/// sequence's). A class of its own so that the other observations have no field for the hook
+/// (16 bytes each); its default-options observations go through `notify` like any other kind.
+@usableFromInline
+final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
+    @usableFromInline let onObservedDeallocated: DeallocationHook
+
+    @inlinable
+    init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+         onObservedDeallocated: @escaping DeallocationHook, notify: @escaping EntryNotification) {
+        self.onObservedDeallocated = onObservedDeallocated
+        super.init(options: options, keyPath: keyPath, handler: handler, notify: notify)
+    }
+
+    override func listEnded() {
+        if claimEnd() { onObservedDeallocated() }
+    }
+}

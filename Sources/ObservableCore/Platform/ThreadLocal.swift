@@ -1,0 +1,59 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// The library's per-thread values, behind one pthread key: the tracking evaluation running on this
+/// thread, and the manual changes announced on it and not yet sent.
+///
+/// Assumes each slot is written by one user, always with objects of one class, which reads it back
+/// as that class (`unsafeDowncast`, unchecked in release builds). Proved by `ThreadLocalTests` (nested
+/// evaluations; a thread that ends between `willChangeValue` and `didChangeValue` frees what it
+/// announced) and by the concurrent evaluations of `ConcurrencyTests` under ThreadSanitizer.
+final class ThreadLocal {
+    enum Slot: Int {
+        case trackingFrame
+        case manualChanges
+    }
+
+    private var values: (AnyObject?, AnyObject?) = (nil, nil)
+
+    /// The object in `slot` on this thread, as the class its user stores there.
+    static func get<Value: AnyObject>(_ slot: Slot, as _: Value.Type) -> Value? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        let storage = Unmanaged<ThreadLocal>.fromOpaque(raw).takeUnretainedValue()
+        let value = slot == .trackingFrame ? storage.values.0 : storage.values.1
+        return value.map { unsafeDowncast($0, to: Value.self) }
+    }
+
+    /// Replaces the object in `slot` on this thread; it is released when replaced or when the thread
+    /// ends.
+    static func set(_ slot: Slot, _ value: AnyObject?) {
+        let storage: ThreadLocal
+        if let raw = pthread_getspecific(key) {
+            storage = Unmanaged<ThreadLocal>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            guard value != nil else { return }
+            storage = ThreadLocal()
+            pthread_setspecific(key, Unmanaged.passRetained(storage).toOpaque())
+        }
+        switch slot {
+        case .trackingFrame: storage.values.0 = value
+        case .manualChanges: storage.values.1 = value
+        }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { raw in
+            Unmanaged<ThreadLocal>.fromOpaque((raw as UnsafeMutableRawPointer?)!).release()
+        }
+        precondition(status == 0, "ObservableCore: pthread_key_create failed (\(status))")
+        return key
+    }()
+}

@@ -1,0 +1,86 @@
+import Synchronization
+
+/// What a token refers to: an observation that can be cancelled, with the `state` that says whether
+/// it is still active. The base of the direct observations (through `ListEntry`, whose entries all
+/// carry it) and of the path observations.
+///
+/// A token does not keep its observation alive: the observed side owns it (see `ObservationToken`).
+/// The token keeps only the object's *memory* (an `unowned` reference), so it may look at `state`
+/// after the observation has been deinitialised, and it takes a strong reference only after
+/// claiming the observation for cancellation: `claimCancel` moves `state` from active to
+/// `cancelling`, and everything that could release an observation's last owner (the end of its
+/// observed object, a path whose dependencies are gone) first ends it through `claimEnd`, which
+/// waits while a cancellation is claimed. So a claimed observation is alive until the canceller has
+/// retained it and set `state` to `0` (a few instructions; no lock, no user code in between).
+/// Invariant: `state` is `0` before the last owning reference to an observation is released.
+///
+/// Why not a `weak` reference from the token: the first weak reference to an object allocates a side
+/// table and moves the object's reference counts into it, and creating, loading and destroying the
+/// weak reference was a large part of an observe + cancel pair (BENCHMARKS.md, "What changed").
+@usableFromInline
+class AnyObservation: @unchecked Sendable {
+    /// `1` while active, `cancelling` while a token cancels it, `0` once ended (cancelled, or its
+    /// observed object deallocated). One byte, so that the subclasses' small fields share its word.
+    @usableFromInline
+    final let state: Atomic<UInt8>
+
+    @inlinable static var cancelling: UInt8 { 2 }
+
+    @usableFromInline
+    init() {
+        self.state = Atomic(1)
+    }
+
+    /// `false` once cancelled or once the observed object was deallocated.
+    @inlinable
+    final var isActive: Bool { state.load(ordering: .acquiring) != 0 }
+
+    /// For a token: claims the observation for cancellation, `false` if it has ended already. May be
+    /// called on an observation that has been deinitialised (its memory is still allocated; only
+    /// `state`, which has no destructor, is read). A cancellation claimed by another thread (two
+    /// `cancel()` calls on one token at once) is waited for, so that on return the observation is
+    /// ended either way. Lock-free on the token's side; see the type's documentation.
+    final func claimCancel() -> Bool {
+        claim(settingTo: Self.cancelling)
+    }
+
+    /// For a token, after `claimCancel` succeeded and with the observation retained: ends it and
+    /// undoes its registration.
+    final func finishCancel() {
+        state.store(0, ordering: .releasing)
+        didCancel()
+    }
+
+    /// Ends the observation for any reason but a token's cancel: `true` for the call that ended it.
+    /// Waits while a token holds a claim (which it drops after a few instructions).
+    final func claimEnd() -> Bool {
+        claim(settingTo: 0)
+    }
+
+    /// Moves an active `state` to `newState`: `false` if it had ended; waits while another thread
+    /// holds a cancellation claim (a few instructions).
+    private final func claim(settingTo newState: UInt8) -> Bool {
+        var current = state.load(ordering: .acquiring)
+        var backoff = Backoff()
+        while true {
+            if current == 0 { return false }
+            if current == Self.cancelling {
+                backoff.pause()
+                current = state.load(ordering: .acquiring)
+                continue
+            }
+            let (exchanged, now) = state.compareExchange(
+                expected: current, desired: newState, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = now
+        }
+    }
+
+    /// Undoes the registration after `finishCancel` ended the observation. Overridden.
+    func didCancel() {}
+}
+
+/// Told once when an observation ends because its observed object was deallocated (never when it
+/// is cancelled). Runs on the thread that released the object, during its deinitialisation.
+@usableFromInline
+typealias DeallocationHook = @Sendable () -> Void

@@ -1,0 +1,85 @@
+/// What an in-place mutation of an `@Observed` collection did, found by comparing the old and the
+/// new value after the mutation (see `_$ObservationSlot._$didMutate`).
+@usableFromInline
+final class CollectionMutation: @unchecked Sendable {   // immutable
+    @usableFromInline let kind: ObservedChangeKind
+    @usableFromInline let indexes: RangeSet<Int>
+
+    @usableFromInline
+    init(kind: ObservedChangeKind, indexes: RangeSet<Int>) {
+        self.kind = kind
+        self.indexes = indexes
+    }
+
+    /// Compares `old` with `new`, element by element with `same`: one contiguous insertion or removal,
+    /// or replacements in place with the count unchanged. `nil` when the change is none of those
+    /// (several separate insertions, a mix), or changed nothing: that is reported as a setting.
+    @inlinable
+    convenience init?<C: RandomAccessCollection>(from old: C, to new: C, same: (C.Element, C.Element) -> Bool) {
+        let oldCount = old.count, newCount = new.count
+        // Common prefix, then common suffix not overlapping it.
+        var prefix = 0
+        var oldIndex = old.startIndex, newIndex = new.startIndex
+        while prefix < oldCount, prefix < newCount, same(old[oldIndex], new[newIndex]) {
+            prefix += 1
+            old.formIndex(after: &oldIndex)
+            new.formIndex(after: &newIndex)
+        }
+        var suffix = 0
+        var oldEnd = old.endIndex, newEnd = new.endIndex
+        while suffix < oldCount - prefix, suffix < newCount - prefix {
+            old.formIndex(before: &oldEnd)
+            new.formIndex(before: &newEnd)
+            guard same(old[oldEnd], new[newEnd]) else { break }
+            suffix += 1
+        }
+        if newCount > oldCount, prefix + suffix == oldCount {
+            self.init(kind: .insertion, indexes: RangeSet(prefix ..< newCount - suffix))
+        } else if newCount < oldCount, prefix + suffix == newCount {
+            self.init(kind: .removal, indexes: RangeSet(prefix ..< oldCount - suffix))
+        } else if newCount == oldCount, prefix < oldCount {
+            var replaced = RangeSet<Int>()
+            var oldIndex = oldIndex, newIndex = newIndex
+            for offset in prefix ..< oldCount - suffix {
+                if !same(old[oldIndex], new[newIndex]) { replaced.insert(offset, within: 0 ..< oldCount) }
+                old.formIndex(after: &oldIndex)
+                new.formIndex(after: &newIndex)
+            }
+            self.init(kind: .replacement, indexes: replaced)
+        } else {
+            return nil
+        }
+    }
+}
+
+extension CollectionMutation {
+    /// What an in-place mutation from `old` to `new` did, when `Value` turns out at run time to be a
+    /// random-access, range-replaceable collection of `Equatable` elements (compared with `==`) or
+    /// of class references (compared by identity): the same rules as the overloads chosen at
+    /// compile time. `nil` for any other type.
+    @usableFromInline
+    static func detected<Value>(from old: Value, to new: Value) -> CollectionMutation? {
+        guard let old = old as? any RandomAccessCollection & RangeReplaceableCollection else { return nil }
+        return detected(from: old, to: new as Any)
+    }
+
+    private static func detected<C: RandomAccessCollection & RangeReplaceableCollection>(
+        from old: C, to new: Any
+    ) -> CollectionMutation? {
+        guard let new = new as? C else { return nil }
+        if C.Element.self is any Equatable.Type {
+            return CollectionMutation(from: old, to: new) { a, b in (a as? any Equatable)?.isEqual(to: b) ?? false }
+        }
+        if C.Element.self is AnyObject.Type {
+            return CollectionMutation(from: old, to: new) { a, b in (a as AnyObject) === (b as AnyObject) }
+        }
+        return nil
+    }
+}
+
+extension Equatable {
+    /// `==` with a value of unknown type: `false` unless it is a `Self`.
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self).map { $0 == self } ?? false
+    }
+}
