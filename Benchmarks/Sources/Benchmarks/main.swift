@@ -107,7 +107,7 @@ if (filter == nil || filter == "memory") && cheapinfo_available() != 0 {
     print("")
 }
 
-// MARK: Targets (DESIGN.md)
+// MARK: Targets (Design.md)
 
 func verdict(_ met: Bool?) -> String { met.map { $0 ? "met" : "NOT met" } ?? "not measured" }
 
