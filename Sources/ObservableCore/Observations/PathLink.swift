@@ -150,3 +150,16 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
 
     override func listEnded() { dependent.dependencyEnded(self) }
 }
+
+extension ObserverList {
+    /// The path observations linked into this list (for manual notification of computed properties).
+    func pathDependents() -> [any PathDependent] {
+        entries(of: PathLink.self).map(\.dependent)
+    }
+
+    /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.
+    func attach(_ dependent: PathObservationBase & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
+        let link = PathLink(list: self, dependent: dependent, leaf: leaf)
+        return add(link) ? link : nil
+    }
+}

@@ -287,19 +287,12 @@ final class ObserverList: @unchecked Sendable {
         return entries.isEmpty ? nil : RetainedEntries(entries)
     }
 
-    /// The path observations linked into this list (for manual notification of computed properties).
-    func pathDependents() -> [any PathDependent] {
-        let links: [PathLink] = lock.withLock {
+    /// The registered entries of class `Entry` (or a subclass), in registration order.
+    func entries<Entry: ListEntry>(of _: Entry.Type) -> [Entry] {
+        lock.withLock {
             (0 ..< table.count).compactMap { index in
-                table.slots[index].flatMap { $0.takeUnretainedValue() as? PathLink }
+                table.slots[index].flatMap { $0.takeUnretainedValue() as? Entry }
             }
         }
-        return links.map(\.dependent)
-    }
-
-    /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.
-    func attach(_ dependent: PathObservationBase & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
-        let link = PathLink(list: self, dependent: dependent, leaf: leaf)
-        return add(link) ? link : nil
     }
 }
