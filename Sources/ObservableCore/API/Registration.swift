@@ -49,7 +49,7 @@ enum Registration {
 
     /// Delivers `.initial`. Out of line: the `ObservedChange<Value>` type metadata it needs (this code is
     /// not specialised) is then looked up only when an initial value is asked for, not on every
-    /// registration (it was an eighth of an observe + cancel pair).
+    /// registration.
     @inline(never)
     private static func deliverInitial<Root: AnyObject, Value>(
         _ value: Value, of root: Root, options: ObservationOptions, keyPath: InternedKeyPath,

@@ -18,9 +18,9 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     // observation and everything its handler captured are freed, even while the token lives on:
     // a handler that captures the token's owner does not keep it alive past the observed object.
     //
-    // Not a `weak` reference (that allocated a side table per observation and cost about 450
-    // instructions of an observe + cancel pair): the token keeps the observation's memory, never
-    // its contents, and retains it only after claiming it (see `AnyObservation`).
+    // Not a `weak` reference, which allocates a side table per observation (BENCHMARKS.md, "What
+    // changed"): the token keeps the observation's memory, never its contents, and retains it only
+    // after claiming it (see `AnyObservation`).
     //
     // One word, so that a token is a malloc chunk of 32 bytes: the `unowned` reference keeps the
     // observation's memory allocated, and its storage, the observation's address, is read as an
