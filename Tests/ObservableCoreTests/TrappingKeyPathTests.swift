@@ -53,10 +53,10 @@ struct TrappingKeyPathTests {
 
     @Test("a force unwrap is recognised in a key path's description, also beside computed components")
     func recognition() {
-        #expect(KeyPathTable.forceUnwraps(#"\Model.maybe!.name"#))
-        #expect(KeyPathTable.forceUnwraps(#"\Model.wrapper.inner!.name"#))
-        #expect(!KeyPathTable.forceUnwraps(#"\Model.maybe?.name?"#))
-        #expect(!KeyPathTable.forceUnwraps(#"\Model.dict.<computed 0x00007f (Optional<Item>)>?.name?"#))
+        #expect(KeyPathResolutions.forceUnwraps(#"\Model.maybe!.name"#))
+        #expect(KeyPathResolutions.forceUnwraps(#"\Model.wrapper.inner!.name"#))
+        #expect(!KeyPathResolutions.forceUnwraps(#"\Model.maybe?.name?"#))
+        #expect(!KeyPathResolutions.forceUnwraps(#"\Model.dict.<computed 0x00007f (Optional<Item>)>?.name?"#))
         #expect(InternedKeyPath(\Shelf.maybe!.city).forceUnwraps)
         #expect(!InternedKeyPath(\Shelf.items.first?.city).forceUnwraps)
         #expect(!InternedKeyPath(\Shelf.items[0].city).forceUnwraps)   // not recognisable: documented

@@ -32,7 +32,7 @@ enum Registration {
         }
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         if let list = accesses.directList(of: root, keyPath) {
-            direct.keyPath.learnDirectSlot(of: root, list: list)
+            learnDirectSlot(direct.keyPath, of: root, list: list)
             let observation = withExtendedLifetime(list) {
                 observeDirectly(Unmanaged.passUnretained(list), direct: direct)
             }
@@ -45,6 +45,19 @@ enum Registration {
         return observePath(
             root, keyPath: direct.keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
             onObservedDeallocated: direct.onObservedDeallocated, leafDelivery: direct.leafDelivery, handler: handler)
+    }
+
+    /// Records that on `root`'s class `keyPath` is the one `@Observed` property whose list is `list`
+    /// (a tracking evaluation found that), so later registrations can skip the evaluation and go to
+    /// the slot. The slot is found among the class's own slot fields, by the list it holds.
+    private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, list: ObserverList) {
+        let rootType: AnyClass = type(of: root)
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
+        for offset in ReflectedFields.of(rootType).slotOffsets
+        where base.advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self).pointee.holds(list) {
+            KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: rootType)
+            return
+        }
     }
 
     /// Delivers `.initial`. Out of line: the `ObservedChange<Value>` type metadata it needs (this code is

@@ -1,37 +1,11 @@
 import Synchronization
 
-/// A key path that lives for the rest of the process, so a change can carry it without reference
-/// counting.
-///
-/// Every `ObservedChange` says which key path changed. Held strongly, that cost a retain and a release
-/// (two atomic read-modify-writes) per observer per notification: about a third of a one-observer
-/// set. Interned key paths are never freed, so a change refers to one with `unowned(unsafe)` and
-/// copying, passing and destroying a change touches no reference count; reading
-/// `ObservedChange.keyPath` retains as usual.
-///
-/// The cost is memory: the first key path of each value observed is kept until the process ends (as
-/// Cocoa keeps its per-class observation info). A key path literal without subscript arguments is a
-/// single object the runtime already caches forever; only key paths built at run time with distinct
-/// subscript arguments (`\.items[i]` for many `i`) add one entry each.
-@usableFromInline
-struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immutable and immortal
-    @usableFromInline unowned(unsafe) let object: AnyKeyPath
-
-    /// Interns `keyPath`: returns the table's equal key path, adding `keyPath` if there is none.
-    @usableFromInline
-    init(_ keyPath: AnyKeyPath) {
-        object = KeyPathTable.shared.intern(keyPath).object
-    }
-
-    init(interned: AnyKeyPath) {
-        object = interned
-    }
-
+extension InternedKeyPath {
     /// Interns `keyPath` and looks up whether, on instances of `rootType`, it is known to be one
-    /// `@Observed` property and where that property's slot is (see `learnDirectSlot`).
+    /// `@Observed` property and where that property's slot is (see `Registration.learnDirectSlot`).
     @usableFromInline
     static func resolve(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
-        KeyPathTable.shared.intern(keyPath, rootType: rootType)
+        KeyPathResolutions.shared.resolve(keyPath, rootType: rootType)
     }
 
     /// Whether the key path force-unwraps an optional (`\.maybe!.name`): the library evaluates a
@@ -40,26 +14,14 @@ struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immu
     /// force unwrap: property names cannot contain it, and other computed components print as
     /// `<computed address (Type)>`).
     var forceUnwraps: Bool {
-        KeyPathTable.shared.forceUnwraps(self)
-    }
-
-    /// Records that on `root`'s class this key path is the one `@Observed` property whose list is
-    /// `list` (a tracking evaluation found that), so later registrations can skip the evaluation and
-    /// go to the slot. The slot is found among the class's own slot fields, by the list it holds.
-    func learnDirectSlot(of root: AnyObject, list: ObserverList) {
-        let rootType: AnyClass = type(of: root)
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
-        for offset in ReflectedFields.of(rootType).slotOffsets
-        where base.advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self).pointee.holds(list) {
-            KeyPathTable.shared.setDirectSlot(offset, for: self, rootType: rootType)
-            return
-        }
+        KeyPathResolutions.shared.forceUnwraps(self)
     }
 }
 
-/// The process-wide table of interned key paths.
-final class KeyPathTable: @unchecked Sendable {
-    static let shared = KeyPathTable()
+/// What is learnt of interned key paths: on which root classes one is exactly one `@Observed`
+/// property (and where its slot is), and whether it force-unwraps.
+final class KeyPathResolutions: @unchecked Sendable {
+    static let shared = KeyPathResolutions()
 
     private let lock = ShortLock()
     /// In front of `resolutions`, read without the lock: a direct-mapped cache that needs no hashing
@@ -69,12 +31,7 @@ final class KeyPathTable: @unchecked Sendable {
     /// lock it made every registration pay for the lock.)
     private let recent: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
     static var recentCount: Int { 256 }
-    // Guarded by `lock` (so without run-time exclusivity checks). All hold their key paths strongly,
-    // for ever.
-    /// Every interned object, by identity: the common case (a literal key path is one object).
-    @exclusivity(unchecked) private var byIdentity: [ObjectIdentifier: AnyKeyPath] = [:]
-    /// The interned key paths by hash value, for an equal key path that is another object.
-    @exclusivity(unchecked) private var byHash: [Int: [AnyKeyPath]] = [:]
+    // Guarded by `lock` (so without run-time exclusivity checks).
     /// For an interned key path and a root class: the key path, and the slot offset once learnt.
     /// Keyed by the interned object's identity, which is stable because it is never freed.
     @exclusivity(unchecked) private var resolutions: [ResolutionKey: Resolution] = [:]
@@ -93,7 +50,7 @@ final class KeyPathTable: @unchecked Sendable {
         /// The `recent` entry for this key.
         var recentIndex: Int {
             let keyPath = UInt(bitPattern: self.keyPath), rootType = UInt(bitPattern: self.rootType)
-            return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & (KeyPathTable.recentCount - 1)
+            return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & (KeyPathResolutions.recentCount - 1)
         }
     }
 
@@ -124,7 +81,7 @@ final class KeyPathTable: @unchecked Sendable {
 
     /// Interns `keyPath` and returns what is known of it on `rootType`: one atomic load when the key
     /// path is itself the interned object (a literal) and was resolved on that class before.
-    func intern(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
+    func resolve(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath), rootType: ObjectIdentifier(rootType))
         if let cached = recent[key.recentIndex].load(ordering: .acquiring) {
             // Only interned objects are ever remembered, so a match means `keyPath` is interned.
@@ -139,7 +96,7 @@ final class KeyPathTable: @unchecked Sendable {
             return known
         }
         if let known { return (InternedKeyPath(interned: known.keyPath), known.slotOffset) }
-        let interned = intern(keyPath)
+        let interned = KeyPathTable.shared.intern(keyPath)
         let internedKey = ResolutionKey(keyPath: ObjectIdentifier(interned.object), rootType: key.rootType)
         return lock.withLock {
             if let known = resolutions[internedKey] { return (interned, known.slotOffset) }
@@ -178,25 +135,5 @@ final class KeyPathTable: @unchecked Sendable {
             }
         }
         return false
-    }
-
-    /// How many key paths are interned (for the tests: it must stay flat).
-    var count: Int { lock.withLock { byIdentity.count } }
-
-    /// The interned key path equal to `keyPath`, interning `keyPath` if there is none.
-    func intern(_ keyPath: AnyKeyPath) -> InternedKeyPath {
-        let identity = ObjectIdentifier(keyPath)
-        if let interned = lock.withLock({ byIdentity[identity] }) { return InternedKeyPath(interned: interned) }
-        // Hashing and comparing a key path may run the `Hashable` conformances of its subscript
-        // arguments: user code, so outside the lock. Two threads interning equal new key paths at
-        // once may both add theirs; both are kept and both stay valid.
-        let hash = keyPath.hashValue
-        let candidates = lock.withLock { byHash[hash] ?? [] }
-        if let equal = candidates.first(where: { $0 == keyPath }) { return InternedKeyPath(interned: equal) }
-        lock.withLock {
-            byIdentity[identity] = keyPath
-            byHash[hash, default: []].append(keyPath)
-        }
-        return InternedKeyPath(interned: keyPath)
     }
 }

@@ -1,0 +1,59 @@
+/// A key path that lives for the rest of the process, so a change can carry it without reference
+/// counting.
+///
+/// Every `ObservedChange` says which key path changed. Held strongly, that cost a retain and a release
+/// (two atomic read-modify-writes) per observer per notification: about a third of a one-observer
+/// set. Interned key paths are never freed, so a change refers to one with `unowned(unsafe)` and
+/// copying, passing and destroying a change touches no reference count; reading
+/// `ObservedChange.keyPath` retains as usual.
+///
+/// The cost is memory: the first key path of each value observed is kept until the process ends (as
+/// Cocoa keeps its per-class observation info). A key path literal without subscript arguments is a
+/// single object the runtime already caches forever; only key paths built at run time with distinct
+/// subscript arguments (`\.items[i]` for many `i`) add one entry each.
+@usableFromInline
+struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immutable and immortal
+    @usableFromInline unowned(unsafe) let object: AnyKeyPath
+
+    /// Interns `keyPath`: returns the table's equal key path, adding `keyPath` if there is none.
+    @usableFromInline
+    init(_ keyPath: AnyKeyPath) {
+        object = KeyPathTable.shared.intern(keyPath).object
+    }
+
+    init(interned: AnyKeyPath) {
+        object = interned
+    }
+}
+
+/// The process-wide table of interned key paths: each equal key path once, for ever.
+final class KeyPathTable: @unchecked Sendable {
+    static let shared = KeyPathTable()
+
+    private let lock = ShortLock()
+    // Guarded by `lock` (so without run-time exclusivity checks). Both hold their key paths strongly,
+    // for ever.
+    /// Every interned object, by identity: the common case (a literal key path is one object).
+    @exclusivity(unchecked) private var byIdentity: [ObjectIdentifier: AnyKeyPath] = [:]
+    /// The interned key paths by hash value, for an equal key path that is another object.
+    @exclusivity(unchecked) private var byHash: [Int: [AnyKeyPath]] = [:]
+
+    /// How many key paths are interned (for the tests: it must stay flat).
+    var count: Int { lock.withLock { byIdentity.count } }
+
+    /// The interned key path equal to `keyPath`, interning `keyPath` if there is none.
+    func intern(_ keyPath: AnyKeyPath) -> InternedKeyPath {
+        let identity = ObjectIdentifier(keyPath)
+        if let interned = lock.withLock({ byIdentity[identity] }) { return InternedKeyPath(interned: interned) }
+        // Hashing and comparing a key path may run the `Hashable` conformances of its subscript
+        // arguments: user code, so outside the lock. Two threads interning equal new key paths at
+        // once may both add theirs; both are kept and both stay valid.
+        let hash = keyPath.hashValue
+        let candidates = lock.withLock { byHash[hash] ?? [] }
+        if let equal = candidates.first(where: { $0 == keyPath }) { return InternedKeyPath(interned: equal) }
+        lock.withLock {
+            byIdentity[identity] = keyPath
+            byHash[hash, default: []].append(keyPath)
+        }
+        return InternedKeyPath(interned: keyPath)
+    }}
