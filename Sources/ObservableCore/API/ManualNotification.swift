@@ -87,7 +87,7 @@ enum ManualChanges {
             let dependents = accesses
                 .flatMap { $0.list.pathDependents() }
                 .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
-            for dependent in dependents where dependent.wantsWillChange { dependent.dependencyWillChange(from: nil, stamp: ObserverList.unstamped) }
+            for dependent in dependents where dependent.wantsWillChange { dependent.dependencyWillChange(from: nil, stamp: ReadGate.unstamped) }
             pending = PendingManualChange(object: root, keyPath: keyPath, direct: nil, dependents: dependents)
         }
         push(pending)
@@ -102,7 +102,7 @@ enum ManualChanges {
             let newValue = Tracking.value(root, keyPath)
             entries.withRun { $0.deliverDidChange(root, oldValue: oldValue as! Value, newValue: newValue, nil) }
         }
-        for dependent in pending.dependents { dependent.dependencyDidChange(from: nil, stamp: ObserverList.unstamped, leafOld: nil) }
+        for dependent in pending.dependents { dependent.dependencyDidChange(from: nil, stamp: ReadGate.unstamped, leafOld: nil) }
     }
 
     private static func push(_ change: PendingManualChange) {

@@ -112,7 +112,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
                     // A later set of the property (in a callback before this link, or on another
                     // thread), or an intermediate change the path has not handled yet, makes the
                     // setter's new value possibly not the path's: then the path is evaluated.
-                    let trusted = (stamp == ObserverList.unstamped || link.list.stamp == stamp) && !link.changesInFlight
+                    let trusted = (stamp == ReadGate.unstamped || link.list.stamp == stamp) && !link.changesInFlight
                     if trusted {
                         link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap, link.wraps) }
                     } else {

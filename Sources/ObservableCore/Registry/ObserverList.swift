@@ -7,21 +7,20 @@ import Synchronization
 /// compacts when holes outnumber entries, so adding and removing are amortised O(1) and a million
 /// observations on one property stay linear.
 ///
-/// A set reads the list without its lock and without reference counting: it registers as a reader
-/// (`readers` counts the sets in progress), reads the published table, calls out, and leaves. Changes
-/// (registration, cancellation, the end) take the lock, then either change the table in place, when
-/// no set is reading (they flag `writing`, and a set that begins meanwhile waits for them: a few
-/// instructions, never user code), or copy it, publish the copy and retire the old table, which the
-/// last reader to leave (or the next change) frees. The lock never covers user code.
+/// A set reads the list without its lock and without reference counting: it enters the `gate` as a
+/// reader, reads the published table, calls out, and leaves. Changes (registration, cancellation,
+/// the end) take the lock, then either change the table in place, when no set is reading (a set
+/// that begins meanwhile waits for them: a few instructions, never user code), or copy it, publish
+/// the copy and retire the old table, which the last reader to leave (or the next change) frees.
+/// `ReadGate` states the protocol. The lock never covers user code.
 @usableFromInline
 final class ObserverList: @unchecked Sendable {
     /// Serialises changes to the list; a set never takes it.
     private let lock = ShortLock()
-    /// In its low 32 bits the count of sets reading the published table; then the `hasRetired` and
-    /// `writing` flags; above them a count of the sets begun, wrapping: the stamp of a set, by which
-    /// a path's leaf link sees that another set of the property began after its own (`PathLink`).
-    /// A set adds to both counts with one atomic add.
-    @usableFromInline let state = Atomic<Int>(0)
+    /// Who reads the published table, whether a change writes it, and the stamp of the latest set,
+    /// by which a path's leaf link sees that another set of the property began after its own
+    /// (`PathLink`).
+    @usableFromInline let gate = ReadGate()
     /// The table sets read. Replaced only under `lock`.
     @usableFromInline let published: Atomic<UnsafeMutableRawPointer>
     /// Observations in the list (entries, not holes): a set with none returns at once.
@@ -31,18 +30,8 @@ final class ObserverList: @unchecked Sendable {
     @exclusivity(unchecked) private var retired: [EntryTable] = []
     @exclusivity(unchecked) private var isEnded = false
 
-    @inlinable static var readerMask: Int { (1 << 32) - 1 }
-    @inlinable static var hasRetired: Int { 1 << 32 }
-    @inlinable static var writing: Int { 1 << 33 }
-    /// One set begun, in the bits above the flags (which a carry out of the top leaves alone).
-    @inlinable static var setBegun: Int { 1 << 34 }
-    @inlinable static var stampMask: Int { ~(setBegun - 1) }
-    /// Not a set's stamp (a stamp has no bits below `setBegun`): a change announced by hand, whose
-    /// values are read when it is delivered.
-    static var unstamped: Int { 1 }
-
     /// The stamp of the latest set begun.
-    var stamp: Int { state.load(ordering: .relaxed) & Self.stampMask }
+    var stamp: Int { gate.stamp }
 
     init() {
         table = EntryTable.allocate(capacity: 4)
@@ -57,42 +46,34 @@ final class ObserverList: @unchecked Sendable {
 
     // MARK: Reading (a set)
 
-    /// The entries a set notifies, or `nil` when there are none. A non-`nil` snapshot must be ended,
-    /// by `_$Snapshot.deliverDidChange`.
+    /// Begins a set's read: the published table and the set's stamp. End it with `endRead()`; the
+    /// table's entries stay alive, and in place, until then.
     @inlinable
-    func snapshot() -> _$Snapshot? {
-        if liveCount.load(ordering: .relaxed) == 0 { return nil }
-        let state = self.state.wrappingAdd(1 &+ Self.setBegun, ordering: .acquiring).newValue
-        // A change in place is under way: it takes a few instructions and calls nothing.
-        if state & Self.writing != 0 { waitForWriter() }
-        let table = EntryTable(raw: published.load(ordering: .acquiring))
-        return _$Snapshot(list: Unmanaged.passUnretained(self), run: table.run(stamp: state & Self.stampMask),
-                          notifiesWillChange: table.willChangeCount > 0)
+    func beginRead() -> (table: EntryTable, stamp: Int) {
+        let (stamp, mustWait) = gate.beginRead()
+        if mustWait { waitForWriter() }
+        return (EntryTable(raw: published.load(ordering: .acquiring)), stamp)
     }
 
+    /// Out of line, and a method of the list rather than of its gate: a set then keeps only the
+    /// list's address in a register, not the gate's as well.
     @usableFromInline @inline(never)
     func waitForWriter() {
-        var backoff = Backoff()
-        while self.state.load(ordering: .acquiring) & Self.writing != 0 {
-            backoff.pause()
-        }
+        gate.waitForWriter()
     }
 
-    /// Ends a read begun by `snapshot()`. The last reader to leave frees the tables retired while
+    /// Ends a read begun by `beginRead()`. The last reader to leave frees the tables retired while
     /// it read.
     @inlinable
     func endRead() {
-        let state = self.state.wrappingSubtract(1, ordering: .releasing).newValue
-        if state & Self.readerMask == 0 && state & Self.hasRetired != 0 {
-            reclaimRetired()
-        }
+        if gate.endRead() { reclaimRetired() }
     }
 
     @usableFromInline @inline(never)
     func reclaimRetired() {
         let freed: FreedTables = lock.withLock {
             // A reader that began since then reads the published table, never a retired one.
-            guard state.load(ordering: .acquiring) & Self.readerMask == 0 else { return nil }
+            guard !gate.hasReaders else { return nil }
             return takeRetired()
         }
         Self.destroy(freed)
@@ -119,7 +100,7 @@ final class ObserverList: @unchecked Sendable {
         guard !retired.isEmpty else { return nil }
         var taken: [EntryTable] = []
         swap(&taken, &retired)
-        state.bitwiseAnd(~Self.hasRetired, ordering: .relaxed)
+        gate.clearRetired()
         return taken
     }
 
@@ -131,28 +112,22 @@ final class ObserverList: @unchecked Sendable {
     /// released around it.
     @inline(__always)
     private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, FreedTables) {
-        var state = self.state.load(ordering: .relaxed)
-        while state & Self.readerMask == 0 {
-            let (exchanged, current) = self.state.compareExchange(
-                expected: state, desired: state | Self.writing, ordering: .acquiring)
-            if exchanged {
-                // Nobody reads, and a set that begins now waits: change the table in place.
-                let freed = takeRetired()
-                if table.capacity < minimumCapacity {
-                    let grown = EntryTable.allocate(capacity: Swift.max(minimumCapacity, table.capacity * 2))
-                    grown.slots.moveInitialize(from: table.slots, count: table.count)
-                    grown.count = table.count
-                    grown.willChangeCount = table.willChangeCount
-                    table.deallocate()
-                    table = grown
-                }
-                let result = body(&table)
-                Self.shrinkIfEmpty(&table)
-                published.store(table.raw, ordering: .relaxed)
-                self.state.bitwiseAnd(~Self.writing, ordering: .releasing)
-                return (result, freed)
+        if gate.tryBeginWriting() {
+            // Nobody reads, and a set that begins now waits: change the table in place.
+            let freed = takeRetired()
+            if table.capacity < minimumCapacity {
+                let grown = EntryTable.allocate(capacity: Swift.max(minimumCapacity, table.capacity * 2))
+                grown.slots.moveInitialize(from: table.slots, count: table.count)
+                grown.count = table.count
+                grown.willChangeCount = table.willChangeCount
+                table.deallocate()
+                table = grown
             }
-            state = current
+            let result = body(&table)
+            Self.shrinkIfEmpty(&table)
+            published.store(table.raw, ordering: .relaxed)
+            gate.endWriting()
+            return (result, freed)
         }
         // Sets are reading the table: change a copy, publish it, and retire the old one for the last
         // of them to free.
@@ -162,9 +137,8 @@ final class ObserverList: @unchecked Sendable {
         retired.append(table)
         table = copy
         published.store(table.raw, ordering: .releasing)
-        let before = self.state.bitwiseOr(Self.hasRetired, ordering: .acquiringAndReleasing).oldValue
         // Every reader left before the flag was set, so none will free them: this change does.
-        let freed = before & Self.readerMask == 0 ? takeRetired() : nil
+        let freed = gate.markRetired() ? takeRetired() : nil
         return (result, freed)
     }
 

@@ -17,7 +17,7 @@ final class RetainedEntries {
     /// Calls `body` with the entries as a run (never empty: see `ObserverList.retainedEntries`).
     func withRun<Result>(_ body: (EntryRun) -> Result) -> Result {
         entries.withUnsafeBufferPointer { buffer in
-            body(EntryRun(slots: buffer.baseAddress!, count: buffer.count, stamp: ObserverList.unstamped))
+            body(EntryRun(slots: buffer.baseAddress!, count: buffer.count, stamp: ReadGate.unstamped))
         }
     }
 }

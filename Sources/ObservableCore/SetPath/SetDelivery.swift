@@ -1,21 +1,19 @@
 import Synchronization
 
-/// A run of list entries a change is delivered to, borrowed: whoever hands it out keeps the entries
-/// alive while it is used. `nil` slots are holes left by cancelled observations.
-@usableFromInline
-struct EntryRun {
-    @usableFromInline let slots: UnsafePointer<Unmanaged<ListEntry>?>
-    @usableFromInline let count: Int
-    /// The stamp of the set delivered (see `ObserverList.stamp`).
-    @usableFromInline let stamp: Int
-
+extension ObserverList {
+    /// The entries a set notifies, or `nil` when there are none. A non-`nil` snapshot must be ended,
+    /// by `_$Snapshot.deliverDidChange`.
     @inlinable
-    init(slots: UnsafePointer<Unmanaged<ListEntry>?>, count: Int, stamp: Int) {
-        self.slots = slots
-        self.count = count
-        self.stamp = stamp
+    func snapshot() -> _$Snapshot? {
+        if liveCount.load(ordering: .relaxed) == 0 { return nil }
+        let (table, stamp) = beginRead()
+        return _$Snapshot(list: Unmanaged.passUnretained(self), run: table.run(stamp: stamp),
+                          notifiesWillChange: table.willChangeCount > 0)
     }
+}
 
+/// The delivery loops: how a set calls the entries of its snapshot.
+extension EntryRun {
     @usableFromInline
     func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
         for index in 0 ..< count {
