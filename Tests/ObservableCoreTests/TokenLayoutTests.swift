@@ -12,9 +12,7 @@ struct TokenLayoutTests {
         let address: UnsafeMutableRawPointer
         do {
             let person = Person()
-            let observation = Registration.observe(
-                person, \Person.age, options: [.old, .new], handler: { _, _ in },
-                direct: Delivery.direct(root: person, keyPath: \Person.age, options: [.old, .new], handler: { _, _ in }))
+            let observation = Registration.register(person, \Person.age, options: [.old, .new], handler: { _, _ in })
             address = Unmanaged.passUnretained(observation).toOpaque()
             token = ObservationToken(observation)
             #expect(token.observationAddress == address)

@@ -69,10 +69,7 @@ extension KeyValueObservable {
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Self, ObservedChange<Value>) -> Void
     ) -> ObservationToken {
-        // Inlinable so that the notify function is specialised here, for the concrete Self and Value.
-        let observation = Registration.observe(
-            self, keyPath, options: options, handler: handler,
-            direct: Delivery.direct(root: self, keyPath: keyPath, options: options, handler: handler))
-        return ObservationToken(observation)
+        // Inlinable so that the notify functions are specialised here, for the concrete Self and Value.
+        ObservationToken(Registration.register(self, keyPath, options: options, handler: handler))
     }
 }

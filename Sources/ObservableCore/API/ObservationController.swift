@@ -103,10 +103,8 @@ public final class ObservationController<Observer: AnyObject> {
                 guard registration.isActive, let observer = observerReference.value else { return }
                 handler(observer, object, change)
             }
-            return Registration.observe(
-                object, keyPath, options: options, handler: gated,
-                direct: Delivery.direct(
-                    root: object, keyPath: keyPath, options: options, onObservedDeallocated: onDeallocated, handler: gated))
+            return Registration.register(
+                object, keyPath, options: options, onObservedDeallocated: onDeallocated, handler: gated)
         }
     }
 
@@ -294,10 +292,8 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                     keyPath: change._keyPath,
                     mutation: change.mutation))
             }
-            return Registration.observe(
-                root, self, options: options, handler: gated,
-                direct: Delivery.direct(
-                    root: root, keyPath: self, options: options, onObservedDeallocated: onDeallocated, handler: gated))
+            return Registration.register(
+                root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated)
         }
     }
 }

@@ -64,11 +64,8 @@ public struct ObservedChangeSequence<Root: KeyValueObservable, Value: Sendable>:
         let producer = continuation
         if let root {
             let handler: (Root, Element) -> Void = { _, change in producer.yield(change) }
-            let observation = Registration.observe(
-                root, keyPath, options: options, handler: handler,
-                direct: Delivery.direct(
-                    root: root, keyPath: keyPath, options: options, onObservedDeallocated: { producer.finish() },
-                    handler: handler))
+            let observation = Registration.register(
+                root, keyPath, options: options, onObservedDeallocated: { producer.finish() }, handler: handler)
             let token = ObservationToken(observation)
             continuation.onTermination = { _ in token.cancel() }
             // Inactive from the start: the path reads no @Observed property, or the object is going.

@@ -1,50 +1,79 @@
+/// How every observation is registered. `observe`, `changes(of:)` and both of the controller's
+/// `observe` call `register`; string key paths, which are always evaluated as paths, enter at
+/// `observePath`.
 @usableFromInline
 enum Registration {
-    /// Resolves `keyPath` and registers the cheapest observation that is exact for it; delivers
-    /// `.initial` after registering, as Cocoa does. `direct` carries the direct observation, built with
-    /// its specialised notify function by the `@inlinable` caller, and, once known, the property's slot.
+    /// Registers the cheapest observation that is exact for `keyPath` on `root` and delivers
+    /// `.initial` after registering, as Cocoa does. `@inlinable`, so that the typed functions are
+    /// compiled where it is called, for the concrete `Root` and `Value`; only what the chosen route
+    /// uses is allocated.
     ///
-    /// The first registration of a key path on a class evaluates it with tracking; when that shows it
-    /// is exactly one `@Observed` property of the root, the slot's position is remembered, and later
-    /// registrations of that key path on that class go straight to the slot.
-    @usableFromInline
-    static func observe<Root: AnyObject, Value>(
+    /// Once a registration has shown a key path to be exactly one `@Observed` property of the root's
+    /// class, the position of its slot is known (`KeyPathResolutions`) and the direct observation is
+    /// built here and registered there. Otherwise `resolve` evaluates the key path with tracking.
+    @inlinable
+    static func register<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions,
-        handler: @escaping (Root, ObservedChange<Value>) -> Void,
-        direct: DirectRoute
+        onObservedDeallocated: DeallocationHook? = nil, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> AnyObservation {
-        if let offset = direct.slotOffset {
-            let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
-                .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
-            // `root`, which the caller holds, owns the slot and the slot the list.
-            let observation = observeDirectly(
-                slot.pointee.unretainedObservers(), direct: direct)
-            if options.contains(.initial), observation.isActive {
-                deliverInitial(Tracking.value(root, keyPath), of: root, options: options, keyPath: direct.keyPath, handler)
-            }
-            return observation
+        let (interned, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
+        let notify = TypedDirectObservation<Root, Value>.notifyFunction(options: options)
+        guard let slotOffset else {
+            return resolve(
+                root, keyPath, interned, options: options, onObservedDeallocated: onObservedDeallocated,
+                handler: handler, notify: notify, leafDelivery: PathObservation<Root, Value>.leafDeliveryFunction)
         }
-        if direct.keyPath.forceUnwraps {
+        let observation = DirectObservation.make(
+            options: options, keyPath: interned, onObservedDeallocated: onObservedDeallocated, handler: handler,
+            notify: notify)
+        register(observation, atSlot: slotOffset, of: root)
+        if options.contains(.initial), observation.isActive {
+            deliverInitial(of: root, at: keyPath, options: options, keyPath: interned, handler)
+        }
+        return observation
+    }
+
+    /// Registers `observation` in the list of the slot at `offset` in `root`. Not generic: no type
+    /// metadata is needed to register.
+    @usableFromInline
+    static func register(_ observation: DirectObservation, atSlot offset: Int, of root: AnyObject) {
+        let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
+            .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
+        // `root`, which the caller holds, owns the slot and the slot the list.
+        observation.register(in: slot.pointee.unretainedObservers())
+    }
+
+    /// The first registration of `keyPath` on `root`'s class, or a path: evaluates it with tracking.
+    /// When that shows it to be exactly one `@Observed` property of the root, the slot's position is
+    /// remembered, so that later registrations go straight to the slot; otherwise the key path is
+    /// observed as a path. `notify` and `leafDelivery` are the typed functions for either case.
+    @usableFromInline
+    static func resolve<Root: AnyObject, Value>(
+        _ root: Root, _ typedKeyPath: KeyPath<Root, Value>, _ keyPath: InternedKeyPath, options: ObservationOptions,
+        onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+        notify: @escaping EntryNotification, leafDelivery: @escaping LeafDelivery
+    ) -> AnyObservation {
+        if keyPath.forceUnwraps {
             // Refused before any evaluation: the path would trap once its optional is nil.
-            Diagnostics.warnForceUnwrap(keyPath)
-            _ = direct.observation.claimEnd()
-            return direct.observation
+            Diagnostics.warnForceUnwrap(typedKeyPath)
+            return AnyObservation.ended()
         }
-        let (value, accesses) = Tracking.evaluate(root, keyPath)
-        if let list = accesses.directList(of: root, keyPath) {
-            learnDirectSlot(direct.keyPath, of: root, list: list)
-            let observation = withExtendedLifetime(list) {
-                observeDirectly(Unmanaged.passUnretained(list), direct: direct)
-            }
+        let (value, accesses) = Tracking.evaluate(root, typedKeyPath)
+        if let list = accesses.directList(of: root, typedKeyPath) {
+            learnDirectSlot(keyPath, of: root, list: list)
+            let observation = DirectObservation.make(
+                options: options, keyPath: keyPath, onObservedDeallocated: onObservedDeallocated,
+                handler: handler, notify: notify)
+            withExtendedLifetime(list) { observation.register(in: Unmanaged.passUnretained(list)) }
             if options.contains(.initial), observation.isActive {
-                deliverInitial(value, of: root, options: options, keyPath: direct.keyPath, handler)
+                deliverInitial(value, of: root, options: options, keyPath: keyPath, handler)
             }
             return observation
         }
-        if accesses.isEmpty { Diagnostics.warnNeverNotifies(keyPath) }
+        if accesses.isEmpty { Diagnostics.warnNeverNotifies(typedKeyPath) }
         return observePath(
-            root, keyPath: direct.keyPath, evaluate: { $0[keyPath: keyPath] }, evaluated: (value, accesses), options: options,
-            onObservedDeallocated: direct.onObservedDeallocated, leafDelivery: direct.leafDelivery, handler: handler)
+            root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] }, evaluated: (value, accesses), options: options,
+            onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
     }
 
     /// Records that on `root`'s class `keyPath` is the one `@Observed` property whose list is `list`
@@ -60,6 +89,15 @@ enum Registration {
         }
     }
 
+    /// Delivers `.initial` with the value read at `typedKeyPath`. Out of line, as the next.
+    @usableFromInline @inline(never)
+    static func deliverInitial<Root: AnyObject, Value>(
+        of root: Root, at typedKeyPath: KeyPath<Root, Value>, options: ObservationOptions, keyPath: InternedKeyPath,
+        _ handler: (Root, ObservedChange<Value>) -> Void
+    ) {
+        deliverInitial(Tracking.value(root, typedKeyPath), of: root, options: options, keyPath: keyPath, handler)
+    }
+
     /// Delivers `.initial`. Out of line: the `ObservedChange<Value>` type metadata it needs (this code is
     /// not specialised) is then looked up only when an initial value is asked for, not on every
     /// registration.
@@ -69,14 +107,6 @@ enum Registration {
         _ handler: (Root, ObservedChange<Value>) -> Void
     ) {
         handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
-    }
-
-    /// Registers the direct observation in `list`. Not generic: no type metadata is needed to register.
-    private static func observeDirectly(
-        _ list: Unmanaged<ObserverList>, direct: DirectRoute
-    ) -> DirectObservation {
-        direct.observation.register(in: list)
-        return direct.observation
     }
 
     /// Registers a path observation in the lists a first tracking evaluation found, and delivers

@@ -92,3 +92,68 @@ final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservat
         if claimEnd() { onObservedDeallocated() }
     }
 }
+
+extension DirectObservation {
+    /// The direct observation for these options: with the default options, of the class a set
+    /// recognises and calls with the change it built once (see `EntryRun.deliverDidChange`); with a
+    /// deallocation hook (controllers, change sequences), of a class of its own, so that the others
+    /// carry no field for it.
+    @inlinable
+    static func make<Root: AnyObject, Value>(
+        options: ObservationOptions, keyPath: InternedKeyPath, onObservedDeallocated: DeallocationHook?,
+        handler: @escaping (Root, ObservedChange<Value>) -> Void, notify: @escaping EntryNotification
+    ) -> DirectObservation {
+        if let onObservedDeallocated {
+            HookedDirectObservation(
+                options: options, keyPath: keyPath, handler: handler, onObservedDeallocated: onObservedDeallocated,
+                notify: notify)
+        } else if options == [.old, .new] {
+            DefaultOptionsObservation(keyPath: keyPath, handler: handler, notify: notify)
+        } else {
+            TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
+        }
+    }
+}
+
+extension TypedDirectObservation {
+    /// The notify function of a direct observation with `options`, compiled for `Root` and `Value`
+    /// where the `@inlinable` caller is. It captures nothing, so making it allocates nothing; the
+    /// default options get a function of their own, with the option tests folded away.
+    @inlinable
+    static func notifyFunction(options: ObservationOptions) -> EntryNotification {
+        options == [.old, .new]
+            ? { entry, object, old, new, mutation, _ in deliver(entry, object, old, new, mutation, options: [.old, .new]) }
+            : { entry, object, old, new, mutation, _ in deliver(entry, object, old, new, mutation, options: nil) }
+    }
+
+    /// The body of a direct observation's notify function: `entry` is the observation, `object` the
+    /// observed instance, the values are of type `Value`. `options` is a constant where the caller
+    /// knows them (the tests on it then fold away), else `nil`: the observation's own.
+    @inlinable @inline(__always)
+    static func deliver(
+        _ entry: ListEntry, _ object: AnyObject, _ oldValue: UnsafeRawPointer,
+        _ newValue: UnsafeRawPointer?, _ mutation: CollectionMutation?, options: ObservationOptions?
+    ) {
+        // Only this observation's list entry calls this function, with itself.
+        let observation = unsafeDowncast(entry, to: TypedDirectObservation<Root, Value>.self)
+        guard observation.isActive else { return }
+        // The list belongs to the observed instance and its setter passes that instance.
+        let root = unsafeDowncast(object, to: Root.self)
+        let old = oldValue.assumingMemoryBound(to: Value.self)
+        let options = options ?? observation.options
+        if let newValue {
+            let new = newValue.assumingMemoryBound(to: Value.self)
+            if let mutation {
+                observation.handler(root, options.change(
+                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath, mutation: mutation))
+            } else {
+                // A constant `nil` mutation: the change is built without retaining and releasing it.
+                observation.handler(root, options.change(
+                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath))
+            }
+        } else {
+            observation.handler(root, options.change(
+                old: old.pointee, new: nil, isPrior: true, keyPath: observation.keyPath))
+        }
+    }
+}

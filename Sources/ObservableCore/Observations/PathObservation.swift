@@ -85,6 +85,15 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         return PathProof.leafConversion(of: keyPath.object, root: root, accesses: accesses, valueType: Value.self)
     }
 
+    /// The path's `leafDelivery`, compiled for `Root` and `Value` where the `@inlinable` caller is;
+    /// it captures nothing, so making it allocates nothing.
+    @inlinable
+    static var leafDeliveryFunction: LeafDelivery {
+        { observation, old, new, wrap, wraps in
+            unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(old, new, wrap, wraps: wraps)
+        }
+    }
+
     /// Delivers a change of the path's last property (see `PathProof`) with the setter's values, of
     /// that property's type: the path's value is that value, or (`wrap`) that value made optional.
     /// Specialised where `observe` is called, through the `leafDelivery` function built there.

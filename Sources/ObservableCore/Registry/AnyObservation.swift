@@ -31,6 +31,14 @@ class AnyObservation: @unchecked Sendable {
         self.state = Atomic(1)
     }
 
+    /// An observation that was never active: what a refused registration returns, so that its token
+    /// reports `isActive == false` and cancelling it does nothing.
+    static func ended() -> AnyObservation {
+        let observation = AnyObservation()
+        observation.state.store(0, ordering: .relaxed)
+        return observation
+    }
+
     /// `false` once cancelled or once the observed object was deallocated.
     @inlinable
     final var isActive: Bool { state.load(ordering: .acquiring) != 0 }
