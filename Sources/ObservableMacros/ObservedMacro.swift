@@ -11,7 +11,7 @@ import SwiftSyntaxMacros
 /// For `@Observed var name: String` it generates
 /// - accessors on `name`: `init`, `get`, `set`, `_modify`;
 /// - peers: `private var _name: String` (the storage, carrying any `willSet`/`didSet`) and
-///   `private let _$name = ObservableCore._$ObservationSlot()` (one pointer, nil until observed); and
+///   `private let _$name = ObservableCore.ObservationSlot()` (one pointer, nil until observed); and
 ///   `private enum __$name` holding the types declared inside `willSet`/`didSet`, if any.
 ///
 /// Variants: `skipsEqualValues: true` adds an equality check to the set's slow path and drops
@@ -72,7 +72,7 @@ struct AccessorShape: Hashable {
     let notifiesAutomatically: Bool
     let isOverride: Bool
     /// Whether the type may be a generic parameter (or built from one), for which the collection
-    /// overloads of `_$didMutate` cannot be chosen at compile time.
+    /// overloads of `didMutate` cannot be chosen at compile time.
     let detectsCollectionsAtRunTime: Bool
     /// Whether the accessors become the property's accessor block (it has no `willSet`/`didSet`),
     /// which indents them, or join the block it has.
@@ -139,8 +139,8 @@ struct AccessorShape: Hashable {
         accessors.append(
             """
             get {
-                if ObservableCore._$isTracking {
-                    \(slot)._$track(self) {
+                if ObservableCore.ObservationSlot.isTracking {
+                    \(slot).access(self) {
                         \\.\(names.property)
                     } chained: {
                         \\.?.\(names.property)
@@ -168,8 +168,8 @@ struct AccessorShape: Hashable {
             return accessors
         }
         let fastPath: ExprSyntax = shape.skipsEqualValues
-            ? "\(slot)._$isObserved, !ObservableCore._$isDuplicate(\(value), newValue)"
-            : "\(slot)._$isObserved"
+            ? "\(slot).isObserved, !ObservableCore.ObservationSlot.isDuplicate(\(value), newValue)"
+            : "\(slot).isObserved"
         accessors.append(
             """
             set {
@@ -177,24 +177,24 @@ struct AccessorShape: Hashable {
                     \(value) = newValue
                     return
                 }
-                let \(change) = \(slot)._$willSet(self, \(value))
+                let \(change) = \(slot).willSet(self, \(value))
                 \(value) = newValue
-                \(slot)._$didSet(self, \(change), \(value))
+                \(slot).didSet(self, \(change), \(value))
             }
             """)
         // In-place mutation without a copy. Not for an override (super's storage is not ours to
         // yield) nor when equal values are skipped (equality is only known after the mutation, too
         // late for a `.prior` notification): Swift then mutates through `get` and `set`.
         if !isOverride, !shape.skipsEqualValues {
-            let didMutate: TokenSyntax = shape.detectsCollectionsAtRunTime ? "_$didMutateGeneric" : "_$didMutate"
+            let didMutate: TokenSyntax = shape.detectsCollectionsAtRunTime ? "didMutateGeneric" : "didMutate"
             accessors.append(
                 """
                 _modify {
-                    guard \(slot)._$isObserved else {
+                    guard \(slot).isObserved else {
                         yield &\(value)
                         return
                     }
-                    let \(change) = \(slot)._$willSet(self, \(value))
+                    let \(change) = \(slot).willSet(self, \(value))
                     defer {
                         \(slot).\(didMutate)(self, \(change), \(value))
                     }
@@ -244,7 +244,7 @@ extension ObservedMacro: PeerMacro {
         let problems = property.observedProblems(attribute: node, lexicalContext: context.lexicalContext)
         if !property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
         guard problems.isEmpty, let names = Names(property) else { return [] }
-        let slot: DeclSyntax = "private let \(names.slot) = ObservableCore._$ObservationSlot()"
+        let slot: DeclSyntax = "private let \(names.slot) = ObservableCore.ObservationSlot()"
         if property.hasModifier(.override) { return [slot] }
         let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)
             .map { $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed }

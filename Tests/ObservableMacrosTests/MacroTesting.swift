@@ -57,7 +57,7 @@ func assertObservedExpansion(
 /// (`""`, then `"0"`, `"1"`, …). `appendedToObservers` mirrors how the harness prints accessors added
 /// after a user's `willSet`/`didSet`: separated by blank lines.
 func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false) -> String {
-    let didMutate = genericType ? "_$didMutateGeneric" : "_$didMutate"
+    let didMutate = genericType ? "didMutateGeneric" : "didMutate"
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
     var accessors: [String] = [
         """
@@ -69,8 +69,8 @@ func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObse
     ]
     accessors.append("""
             get {
-                if ObservableCore._$isTracking {
-                    _$\(name)._$track(self) {
+                if ObservableCore.ObservationSlot.isTracking {
+                    _$\(name).access(self) {
                         \\.\(name)
                     } chained: {
                         \\.?.\(name)
@@ -81,22 +81,22 @@ func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObse
     """)
     accessors.append("""
             set {
-                guard _$\(name)._$isObserved else {
+                guard _$\(name).isObserved else {
                     _\(name) = newValue
                     return
                 }
-                let \(change) = _$\(name)._$willSet(self, _\(name))
+                let \(change) = _$\(name).willSet(self, _\(name))
                 _\(name) = newValue
-                _$\(name)._$didSet(self, \(change), _\(name))
+                _$\(name).didSet(self, \(change), _\(name))
             }
     """)
     accessors.append("""
             _modify {
-                guard _$\(name)._$isObserved else {
+                guard _$\(name).isObserved else {
                     yield &_\(name)
                     return
                 }
-                let \(change) = _$\(name)._$willSet(self, _\(name))
+                let \(change) = _$\(name).willSet(self, _\(name))
                 defer {
                     _$\(name).\(didMutate)(self, \(change), _\(name))
                 }

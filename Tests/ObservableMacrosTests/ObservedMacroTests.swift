@@ -25,7 +25,7 @@ struct ObservedExpansionTests {
 
                 private var _name: String
 
-                private let _$name = ObservableCore._$ObservationSlot()
+                private let _$name = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -47,7 +47,7 @@ struct ObservedExpansionTests {
 
                 private var _age = 0
 
-                private let _$age = ObservableCore._$ObservationSlot()
+                private let _$age = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -69,7 +69,7 @@ struct ObservedExpansionTests {
 
                 private var _address: Address?
 
-                private let _$address = ObservableCore._$ObservationSlot()
+                private let _$address = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -92,14 +92,14 @@ struct ObservedExpansionTests {
 
                 private weak var _parent: Node?
 
-                private let _$parent = ObservableCore._$ObservationSlot()
+                private let _$parent = ObservableCore.ObservationSlot()
                 unowned(unsafe) var owner: Node {
             \(observedAccessors("owner", uniqueSuffix: "0"))
                 }
 
                 private unowned(unsafe) var _owner: Node
 
-                private let _$owner = ObservableCore._$ObservationSlot()
+                private let _$owner = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -122,14 +122,14 @@ struct ObservedExpansionTests {
 
                 private var _balance: Int = 0
 
-                private let _$balance = ObservableCore._$ObservationSlot()
+                private let _$balance = ObservableCore.ObservationSlot()
                 open var title: String {
             \(observedAccessors("title", uniqueSuffix: "0"))
                 }
 
                 private var _title: String = ""
 
-                private let _$title = ObservableCore._$ObservationSlot()
+                private let _$title = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -153,21 +153,21 @@ struct ObservedExpansionTests {
 
                 private var _value: T
 
-                private let _$value = ObservableCore._$ObservationSlot()
+                private let _$value = ObservableCore.ObservationSlot()
                 var count: Int {
             \(observedAccessors("count", uniqueSuffix: "0"))
                 }
 
                 private var _count: Int = 0
 
-                private let _$count = ObservableCore._$ObservationSlot()
+                private let _$count = ObservableCore.ObservationSlot()
                 var inferred {
             \(observedAccessors("inferred", uniqueSuffix: "1", genericType: true))
                 }
 
                 private var _inferred = [T]()
 
-                private let _$inferred = ObservableCore._$ObservationSlot()
+                private let _$inferred = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -189,8 +189,8 @@ struct ObservedExpansionTests {
                         _default = initialValue
                     }
                     get {
-                        if ObservableCore._$isTracking {
-                            _$default._$track(self) {
+                        if ObservableCore.ObservationSlot.isTracking {
+                            _$default.access(self) {
                                 \\.`default`
                             } chained: {
                                 \\.?.`default`
@@ -199,22 +199,22 @@ struct ObservedExpansionTests {
                         return _default
                     }
                     set {
-                        guard _$default._$isObserved else {
+                        guard _$default.isObserved else {
                             _default = newValue
                             return
                         }
-                        let __macro_local_6changefMu_ = _$default._$willSet(self, _default)
+                        let __macro_local_6changefMu_ = _$default.willSet(self, _default)
                         _default = newValue
-                        _$default._$didSet(self, __macro_local_6changefMu_, _default)
+                        _$default.didSet(self, __macro_local_6changefMu_, _default)
                     }
                     _modify {
-                        guard _$default._$isObserved else {
+                        guard _$default.isObserved else {
                             yield &_default
                             return
                         }
-                        let __macro_local_6changefMu_ = _$default._$willSet(self, _default)
+                        let __macro_local_6changefMu_ = _$default.willSet(self, _default)
                         defer {
-                            _$default._$didMutate(self, __macro_local_6changefMu_, _default)
+                            _$default.didMutate(self, __macro_local_6changefMu_, _default)
                         }
                         yield &_default
                     }
@@ -222,7 +222,7 @@ struct ObservedExpansionTests {
 
                 private var _default: Bool = false
 
-                private let _$default = ObservableCore._$ObservationSlot()
+                private let _$default = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -258,7 +258,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$level = ObservableCore._$ObservationSlot()
+                private let _$level = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -288,7 +288,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$level = ObservableCore._$ObservationSlot()
+                private let _$level = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -402,7 +402,7 @@ struct ObservedExpansionTests {
                             }
                 }
 
-                private let _$x = ObservableCore._$ObservationSlot()
+                private let _$x = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -436,7 +436,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$oldValue = ObservableCore._$ObservationSlot()
+                private let _$oldValue = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -490,7 +490,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$level = ObservableCore._$ObservationSlot()
+                private let _$level = ObservableCore.ObservationSlot()
 
                 private enum __$level {
                     struct didSet_Helper {
@@ -524,7 +524,7 @@ struct ObservedExpansionTests {
 
                 @available(*, deprecated) private var _flag: Bool = false
 
-                private let _$flag = ObservableCore._$ObservationSlot()
+                private let _$flag = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -546,8 +546,8 @@ struct ObservedExpansionTests {
                         _name = initialValue
                     }
                     get {
-                        if ObservableCore._$isTracking {
-                            _$name._$track(self) {
+                        if ObservableCore.ObservationSlot.isTracking {
+                            _$name.access(self) {
                                 \\.name
                             } chained: {
                                 \\.?.name
@@ -556,19 +556,19 @@ struct ObservedExpansionTests {
                         return _name
                     }
                     set {
-                        guard _$name._$isObserved, !ObservableCore._$isDuplicate(_name, newValue) else {
+                        guard _$name.isObserved, !ObservableCore.ObservationSlot.isDuplicate(_name, newValue) else {
                             _name = newValue
                             return
                         }
-                        let __macro_local_6changefMu_ = _$name._$willSet(self, _name)
+                        let __macro_local_6changefMu_ = _$name.willSet(self, _name)
                         _name = newValue
-                        _$name._$didSet(self, __macro_local_6changefMu_, _name)
+                        _$name.didSet(self, __macro_local_6changefMu_, _name)
                     }
                 }
 
                 private var _name = ""
 
-                private let _$name = ObservableCore._$ObservationSlot()
+                private let _$name = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -590,8 +590,8 @@ struct ObservedExpansionTests {
                         _balance = initialValue
                     }
                     get {
-                        if ObservableCore._$isTracking {
-                            _$balance._$track(self) {
+                        if ObservableCore.ObservationSlot.isTracking {
+                            _$balance.access(self) {
                                 \\.balance
                             } chained: {
                                 \\.?.balance
@@ -609,7 +609,7 @@ struct ObservedExpansionTests {
 
                 private var _balance: Int
 
-                private let _$balance = ObservableCore._$ObservationSlot()
+                private let _$balance = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -627,8 +627,8 @@ struct ObservedExpansionTests {
             final class Label: View {
                 override var text: String {
                     get {
-                        if ObservableCore._$isTracking {
-                            _$text._$track(self) {
+                        if ObservableCore.ObservationSlot.isTracking {
+                            _$text.access(self) {
                                 \\.text
                             } chained: {
                                 \\.?.text
@@ -637,17 +637,17 @@ struct ObservedExpansionTests {
                         return super.text
                     }
                     set {
-                        guard _$text._$isObserved else {
+                        guard _$text.isObserved else {
                             super.text = newValue
                             return
                         }
-                        let __macro_local_6changefMu_ = _$text._$willSet(self, super.text)
+                        let __macro_local_6changefMu_ = _$text.willSet(self, super.text)
                         super.text = newValue
-                        _$text._$didSet(self, __macro_local_6changefMu_, super.text)
+                        _$text.didSet(self, __macro_local_6changefMu_, super.text)
                     }
                 }
 
-                private let _$text = ObservableCore._$ObservationSlot()
+                private let _$text = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -675,7 +675,7 @@ struct ObservedExpansionTests {
 
                 private var _name = ""
 
-                private let _$name = ObservableCore._$ObservationSlot()
+                private let _$name = ObservableCore.ObservationSlot()
                 var cache = 0
                 let id = 1
                 static var count = 0

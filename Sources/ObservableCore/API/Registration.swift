@@ -38,7 +38,7 @@ enum Registration {
     @usableFromInline
     static func register(_ observation: DirectObservation, atSlot offset: Int, of root: AnyObject) {
         let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
-            .advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self)
+            .advanced(by: offset).assumingMemoryBound(to: ObservationSlot.self)
         // `root`, which the caller holds, owns the slot and the slot the list.
         observation.register(in: slot.pointee.unretainedObservers())
     }
@@ -83,7 +83,7 @@ enum Registration {
         let rootType: AnyClass = type(of: root)
         let base = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
         for offset in ReflectedFields.of(rootType).slotOffsets
-        where base.advanced(by: offset).assumingMemoryBound(to: _$ObservationSlot.self).pointee.holds(list) {
+        where base.advanced(by: offset).assumingMemoryBound(to: ObservationSlot.self).pointee.holds(list) {
             KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: rootType)
             return
         }

@@ -74,7 +74,7 @@ struct StringKeyPath: Sendable {
             guard let property = ReflectedFields.of(type(of: object)).observedProperty(key) else { return nil }
             if let frame = TrackingFrame.current {
                 let slot = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                    .advanced(by: property.slotOffset).assumingMemoryBound(to: _$ObservationSlot.self)
+                    .advanced(by: property.slotOffset).assumingMemoryBound(to: ObservationSlot.self)
                 frame.record(object, slot.pointee.observers(), nil)
             }
             guard let stored = storedValue(property.storageName, in: property.storageClass, of: object),

@@ -26,15 +26,6 @@ func _trackingIsActive() -> Bool {
     trackingScopes.load(ordering: .relaxed) != 0
 }
 
-/// `true` while some thread is resolving a key path.
-///
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-@inlinable
-public var _$isTracking: Bool {
-    _trackingIsActive()
-}
-
 /// Initialises an `Optional<Value>` at the second address from the `Value` at the first, for the
 /// `Value` of one `@Observed` property; specialised in the getter's module.
 @usableFromInline

@@ -1,14 +1,27 @@
 import Synchronization
 
-/// The per-instance, per-property observer slot the `@Observed` macro generates next to the storage.
+/// The one type the `@Observed` macro's expansion uses: the slot it declares next to a property's
+/// storage, and the calls its accessors make. Do not call; used by the macro's expansion.
 ///
-/// One pointer: `nil` until the property is first observed on this instance, then the property's
-/// observer list, owned by the slot. When the instance is deallocated the slot's `deinit` ends the
-/// list, which ends every observation registered in it: that is the dealloc-time cleanup.
+/// ```swift
+/// get {
+///     if ObservableCore.ObservationSlot.isTracking { _$name.access(self) { \.name } chained: { \.?.name } }
+///     return _name
+/// }
+/// set {
+///     guard _$name.isObserved else { _name = newValue; return }
+///     let change = _$name.willSet(self, _name)
+///     _name = newValue
+///     _$name.didSet(self, change, _name)
+/// }
+/// ```
 ///
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
+/// One pointer per instance and property: `nil` until the property is first observed on this
+/// instance, then the property's observer list, owned by the slot. When the instance is deallocated
+/// the slot's `deinit` ends the list, which ends every observation registered in it: that is the
+/// dealloc-time cleanup.
+@_documentation(visibility: internal)
+public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     @usableFromInline
     let list: Atomic<Unmanaged<ObserverList>?>
 
@@ -22,9 +35,15 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// `true` while some thread is resolving a key path: only then does a getter call `access`.
+    @inlinable
+    public static var isTracking: Bool {
+        _trackingIsActive()
+    }
+
     /// `true` once the property has been observed on this instance. The setter's fast path.
     @inlinable
-    public var _$isObserved: Bool {
+    public var isObserved: Bool {
         _listAddress() != nil
     }
 
@@ -52,18 +71,18 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     /// it, and the wrapping function (a constant specialised here, for the property's type), a path
     /// proven to end in this property delivers the setter's values (see `PathProof`).
     @inlinable @inline(__always)
-    public func _$track<Object: AnyObject, Value>(
+    public func access<Object: AnyObject, Value>(
         _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
-        _$track(erased: object, { keyPath() }, chained: { chained() }, wrap: { value, optional in
+        access(erased: object, { keyPath() }, chained: { chained() }, wrap: { value, optional in
             optional.initializeMemory(as: Value?.self, to: .some(value.assumingMemoryBound(to: Value.self).pointee))
         })
     }
 
     @usableFromInline
     @_effects(releasenone)
-    func _$track(erased object: AnyObject, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
+    func access(erased object: AnyObject, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
                  wrap: @escaping LeafWrap) {
         guard let frame = TrackingFrame.current else { return }
         frame.record(object, observers(), keyPath(), property: TrackedProperty(chained: chained(), wrap: wrap))
@@ -72,66 +91,66 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
     // A noncopyable property type gets these instead, so that the build fails saying why. (The
     // getter's key path, which Swift refuses for a noncopyable type, adds the compiler's own error.)
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
-    public func _$willSet<Value: ~Copyable>(_ object: AnyObject, _ oldValue: borrowing Value) -> _$PendingChange<Int>? { nil }
+    public func willSet<Value: ~Copyable>(_ object: AnyObject, _ oldValue: borrowing Value) -> PendingChange<Int>? { nil }
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
-    public func _$didSet<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
+    public func didSet<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
-    public func _$didMutate<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
+    public func didMutate<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
 
     /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it.
     /// Returns `nil` when nobody observes the property. Specialised in the caller's module.
     @inlinable
-    public func _$willSet<Value>(_ object: AnyObject, _ oldValue: Value) -> _$PendingChange<Value>? {
-        guard let snapshot = _$snapshot() else { return nil }
+    public func willSet<Value>(_ object: AnyObject, _ oldValue: Value) -> PendingChange<Value>? {
+        guard let snapshot = snapshot() else { return nil }
         if snapshot.notifiesWillChange { snapshot.deliverWillChange(object, oldValue: oldValue) }
-        return _$PendingChange(snapshot: snapshot, oldValue: oldValue)
+        return PendingChange(snapshot: snapshot, oldValue: oldValue)
     }
 
-    /// After the store: delivers the notification to the observers snapshotted by `_$willSet`.
+    /// After the store: delivers the notification to the observers snapshotted by `willSet`.
     @inlinable
-    public func _$didSet<Object: AnyObject, Value>(_ object: Object, _ change: _$PendingChange<Value>?, _ newValue: Value) {
+    public func didSet<Object: AnyObject, Value>(_ object: Object, _ change: PendingChange<Value>?, _ newValue: Value) {
         guard let change else { return }
         change.snapshot.deliverDidChange(object, oldValue: change.oldValue, newValue: newValue, nil)
     }
 
-    /// After an in-place mutation (`_modify`): for most values the same as `_$didSet`. The overloads
+    /// After an in-place mutation (`_modify`): for most values the same as `didSet`. The overloads
     /// below, chosen at compile time for collections, also say what the mutation did.
     @inlinable
-    public func _$didMutate<Object: AnyObject, Value>(_ object: Object, _ change: _$PendingChange<Value>?, _ newValue: Value) {
-        _$didSet(object, change, newValue)
+    public func didMutate<Object: AnyObject, Value>(_ object: Object, _ change: PendingChange<Value>?, _ newValue: Value) {
+        didSet(object, change, newValue)
     }
 
     /// After an in-place mutation of a collection of `Equatable` elements: an insertion, removal or
     /// replacement with its indexes, found by comparing the old and new values (only when observed).
     @inlinable
-    public func _$didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
-        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C
+    public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: Object, _ change: PendingChange<C>?, _ newValue: C
     ) where C.Element: Equatable {
-        _didMutate(object, change, newValue, same: ==)
+        didMutate(object, change, newValue, same: ==)
     }
 
     /// After an in-place mutation of a collection of class references, compared by identity.
     @inlinable
-    public func _$didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
-        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C
+    public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: Object, _ change: PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject {
-        _didMutate(object, change, newValue, same: ===)
+        didMutate(object, change, newValue, same: ===)
     }
 
     /// Both of the above apply to `Equatable` classes: their `==` decides.
     @inlinable
-    public func _$didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
-        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C
+    public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
+        _ object: Object, _ change: PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject, C.Element: Equatable {
-        _didMutate(object, change, newValue, same: ==)
+        didMutate(object, change, newValue, same: ==)
     }
 
     /// After an in-place mutation of a property whose type the macro saw as a generic parameter (or
     /// built from one): the overloads above are chosen at compile time, where such a type matches
     /// none of them, so the collection kinds are found at run time instead (only when observed).
     @inlinable
-    public func _$didMutateGeneric<Object: AnyObject, Value>(
-        _ object: Object, _ change: _$PendingChange<Value>?, _ newValue: Value
+    public func didMutateGeneric<Object: AnyObject, Value>(
+        _ object: Object, _ change: PendingChange<Value>?, _ newValue: Value
     ) {
         guard let change else { return }
         change.snapshot.deliverDidChange(
@@ -141,8 +160,8 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
 
     /// The collection overloads' common body: compares old and new with `same`, only when observed.
     @inlinable
-    func _didMutate<Object: AnyObject, C: RandomAccessCollection>(
-        _ object: Object, _ change: _$PendingChange<C>?, _ newValue: C, same: (C.Element, C.Element) -> Bool
+    func didMutate<Object: AnyObject, C: RandomAccessCollection>(
+        _ object: Object, _ change: PendingChange<C>?, _ newValue: C, same: (C.Element, C.Element) -> Bool
     ) {
         guard let change else { return }
         change.snapshot.deliverDidChange(
@@ -150,11 +169,12 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation(from: change.oldValue, to: newValue, same: same))
     }
 
-    /// Inlined into the setter's slow path, with the delivery loop and the end of the read: as calls
-    /// they were a large part of a one-observer set (BENCHMARKS.md, "What changed"). The fast path
-    /// (`_listAddress`) stays an out-of-line `readonly` call.
+    /// `@inlinable`, with the delivery loop and the end of the read, so that the optimiser may inline
+    /// them into the setter's slow path: as calls they were a large part of a one-observer set
+    /// (BENCHMARKS.md, "What changed"). The fast path (`_listAddress`) stays an out-of-line
+    /// `readonly` call.
     @inlinable
-    func _$snapshot() -> _$Snapshot? {
+    func snapshot() -> SetSnapshot? {
         // The slot owns the list for as long as the instance lives, and the setter holds the instance:
         // no retain and release of the list around the call.
         list.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.snapshot() }
@@ -181,38 +201,40 @@ public struct _$ObservationSlot: ~Copyable, @unchecked Sendable {
         created.release()
         return current.unsafelyUnwrapped
     }
+
+    // `@Observed(skipsEqualValues: true)`: whether a set would store what is already there. Overloads
+    // chosen at compile time: `==` for `Equatable` values (optionals included), identity for class
+    // references; a value that is neither is a compile-time error naming the requirement.
+
+    @inlinable
+    public static func isDuplicate<Value: Equatable>(_ old: Value, _ new: Value) -> Bool { old == new }
+
+    @inlinable
+    public static func isDuplicate<Value: AnyObject>(_ old: Value, _ new: Value) -> Bool { old === new }
+
+    @inlinable
+    public static func isDuplicate<Value: AnyObject & Equatable>(_ old: Value, _ new: Value) -> Bool { old == new }
+
+    @inlinable
+    public static func isDuplicate<Value: AnyObject>(_ old: Value?, _ new: Value?) -> Bool { old === new }
+
+    @inlinable
+    public static func isDuplicate<Value: AnyObject & Equatable>(_ old: Value?, _ new: Value?) -> Bool { old == new }
+
+    @available(*, unavailable, message: "'@Observed(skipsEqualValues: true)' needs an Equatable value or a class reference")
+    public static func isDuplicate<Value>(_ old: Value, _ new: Value) -> Bool { false }
 }
 
-// `@Observed(skipsEqualValues: true)`: whether a set would store what is already there. Overloads
-// chosen at compile time: `==` for `Equatable` values (optionals included), identity for class
-// references; a value that is neither is a compile-time error naming the requirement.
+extension ObservationSlot {
+    /// What `willSet` captures before the store: who is notified after it, and the old value.
+    public struct PendingChange<Value> {
+        @usableFromInline let snapshot: SetSnapshot
+        @usableFromInline let oldValue: Value
 
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-@inlinable
-public func _$isDuplicate<Value: Equatable>(_ old: Value, _ new: Value) -> Bool { old == new }
-
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-@inlinable
-public func _$isDuplicate<Value: AnyObject>(_ old: Value, _ new: Value) -> Bool { old === new }
-
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-@inlinable
-public func _$isDuplicate<Value: AnyObject & Equatable>(_ old: Value, _ new: Value) -> Bool { old == new }
-
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-@inlinable
-public func _$isDuplicate<Value: AnyObject>(_ old: Value?, _ new: Value?) -> Bool { old === new }
-
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-@inlinable
-public func _$isDuplicate<Value: AnyObject & Equatable>(_ old: Value?, _ new: Value?) -> Bool { old == new }
-
-/// Used by the `@Observed` macro; do not call directly.
-@_documentation(visibility: private)
-@available(*, unavailable, message: "'@Observed(skipsEqualValues: true)' needs an Equatable value or a class reference")
-public func _$isDuplicate<Value>(_ old: Value, _ new: Value) -> Bool { false }
+        @inlinable
+        init(snapshot: SetSnapshot, oldValue: Value) {
+            self.snapshot = snapshot
+            self.oldValue = oldValue
+        }
+    }
+}

@@ -2,12 +2,12 @@ import Synchronization
 
 extension ObserverList {
     /// The entries a set notifies, or `nil` when there are none. A non-`nil` snapshot must be ended,
-    /// by `_$Snapshot.deliverDidChange`.
+    /// by `SetSnapshot.deliverDidChange`.
     @inlinable
-    func snapshot() -> _$Snapshot? {
+    func snapshot() -> SetSnapshot? {
         if liveCount.load(ordering: .relaxed) == 0 { return nil }
         let (table, stamp) = beginRead()
-        return _$Snapshot(list: Unmanaged.passUnretained(self), run: table.run(stamp: stamp),
+        return SetSnapshot(list: Unmanaged.passUnretained(self), run: table.run(stamp: stamp),
                           notifiesWillChange: table.willChangeCount > 0)
     }
 }
@@ -100,10 +100,8 @@ extension EntryRun {
 /// Taking a snapshot makes the set a reader of the list (see `ObserverList`): the entries stay
 /// alive, and in place, until ``deliverDidChange(_:oldValue:newValue:_:)`` ends it. No retain, no
 /// lock: one atomic increment to begin and one decrement to end.
-///
-/// Used by the `@Observed` macro; do not use directly.
-@_documentation(visibility: private)
-public struct _$Snapshot {
+@usableFromInline
+struct SetSnapshot {
     @usableFromInline let list: Unmanaged<ObserverList>
     @usableFromInline let run: EntryRun
     @usableFromInline let notifiesWillChange: Bool
@@ -129,20 +127,5 @@ public struct _$Snapshot {
     ) {
         run.deliverDidChange(object, oldValue: oldValue, newValue: newValue, mutation)
         list._withUnsafeGuaranteedRef { $0.endRead() }
-    }
-}
-
-/// What a set captures before the store: who is notified after it, and the old value.
-///
-/// Used by the `@Observed` macro; do not use directly.
-@_documentation(visibility: private)
-public struct _$PendingChange<Value> {
-    @usableFromInline let snapshot: _$Snapshot
-    @usableFromInline let oldValue: Value
-
-    @inlinable
-    init(snapshot: _$Snapshot, oldValue: Value) {
-        self.snapshot = snapshot
-        self.oldValue = oldValue
     }
 }

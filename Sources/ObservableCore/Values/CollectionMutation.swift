@@ -1,5 +1,5 @@
 /// What an in-place mutation of an `@Observed` collection did, found by comparing the old and the
-/// new value after the mutation (see `_$ObservationSlot._$didMutate`).
+/// new value after the mutation (see `ObservationSlot.didMutate`).
 @usableFromInline
 final class CollectionMutation: @unchecked Sendable {   // immutable
     @usableFromInline let kind: ObservedChangeKind
