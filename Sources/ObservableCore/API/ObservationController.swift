@@ -189,7 +189,11 @@ public final class ObservationController<Observer: AnyObject> {
 
     /// Whether the controller has a live observation of `keyPath` on `object`: registered, not
     /// removed, and able to notify (`false` for a path that reads no `@Observed` property).
-    public func isObserving(_ object: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
+    ///
+    /// ```swift
+    /// if !observations.isObserving(person, \.name) { observations.observe(person, \.name) { … } }
+    /// ```
+    public func isObserving<Object: KeyValueObservable>(_ object: Object, _ keyPath: PartialKeyPath<Object>) -> Bool {
         lock.withLock {
             guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return false }
             return entry.registrations[keyPath]?.isObserving ?? false
