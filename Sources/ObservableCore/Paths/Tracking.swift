@@ -118,12 +118,11 @@ enum Tracking {
     }
 
     private static func withFrame<Result>(_ frame: TrackingFrame?, _ body: () -> Result) -> Result {
-        let previous = TrackingFrame.current
-        ThreadLocal.set(.trackingFrame, frame)
+        let previous = ThreadLocal.exchange(.trackingFrame, frame)
         if frame != nil { trackingScopes.add(1, ordering: .relaxed) }
         defer {
             if frame != nil { trackingScopes.subtract(1, ordering: .relaxed) }
-            ThreadLocal.set(.trackingFrame, previous)
+            ThreadLocal.exchange(.trackingFrame, previous)
         }
         return body()
     }

@@ -34,18 +34,32 @@ final class ThreadLocal {
     /// Replaces the object in `slot` on this thread; it is released when replaced or when the thread
     /// ends.
     static func set(_ slot: Slot, _ value: AnyObject?) {
+        exchange(slot, value)
+    }
+
+    /// Replaces the object in `slot` on this thread and returns the one it replaces: a scope that
+    /// installs a value and later restores the previous one looks the thread's storage up once each
+    /// way.
+    @discardableResult
+    static func exchange(_ slot: Slot, _ value: AnyObject?) -> AnyObject? {
         let storage: ThreadLocal
         if let raw = pthread_getspecific(key) {
             storage = Unmanaged<ThreadLocal>.fromOpaque(raw).takeUnretainedValue()
         } else {
-            guard value != nil else { return }
+            guard value != nil else { return nil }
             storage = ThreadLocal()
             pthread_setspecific(key, Unmanaged.passRetained(storage).toOpaque())
         }
         switch slot {
-        case .trackingFrame: storage.values.0 = value
-        case .manualChanges: storage.values.1 = value
+        case .trackingFrame: return swapValue(&storage.values.0, value)
+        case .manualChanges: return swapValue(&storage.values.1, value)
         }
+    }
+
+    private static func swapValue(_ stored: inout AnyObject?, _ value: AnyObject?) -> AnyObject? {
+        let previous = stored
+        stored = value
+        return previous
     }
 
     private static let key: pthread_key_t = {
