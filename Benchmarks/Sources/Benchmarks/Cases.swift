@@ -350,3 +350,41 @@ func threadBenchmarks() -> [Benchmark] {
         },
     ]
 }
+
+/// Four threads observing and cancelling on one shared object: registrations contend for its list's
+/// lock (the `ShortLock` choice on Linux, BENCHMARKS.md). Time per observe + cancel pair, all threads
+/// together.
+func contendedRegistrationBenchmarks() -> [Benchmark] {
+    let threads = 4
+    let group = "4 threads observe + cancel, one object"
+    // Shared by the threads; only registration and cancellation touch them (nothing is set).
+    final class Shared: @unchecked Sendable {
+        let observed = ObservedModel()
+        let published = PublishedModel()
+        let sink = Tally()
+    }
+    let shared = Shared()
+    func parallel(_ n: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in body(max(1, n / threads)) }
+    }
+    return [
+        Benchmark(group: group, name: Name.observed + " \\.value token") { n in
+            parallel(n) { count in
+                for _ in 0..<count {
+                    let token = shared.observed.observe(\.value) { [sink = shared.sink] _, change in
+                        sink.count &+= change.newValue!
+                    }
+                    token.cancel()
+                }
+            }
+        },
+        Benchmark(group: group, name: Name.published + " sink") { n in
+            parallel(n) { count in
+                for _ in 0..<count {
+                    let cancellable = shared.published.$value.sink { [sink = shared.sink] in sink.count &+= $0 }
+                    cancellable.cancel()
+                }
+            }
+        },
+    ]
+}

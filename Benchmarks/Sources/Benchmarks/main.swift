@@ -30,6 +30,7 @@ let benchmarks = accessBenchmarks()
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()
     + threadBenchmarks()
+    + contendedRegistrationBenchmarks()
 
 if gate {
     runGate(benchmarks)
