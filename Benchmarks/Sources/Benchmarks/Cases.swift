@@ -304,9 +304,18 @@ func observeCancelBenchmarks() -> [Benchmark] {
 
 // MARK: - four threads
 
+/// The threads of the multi-threaded groups.
+let benchmarkThreads = 4
+
+/// Runs `body` on `benchmarkThreads` threads at once, each with its index and its share of `n`.
+func onThreads(_ n: Int, _ body: @escaping @Sendable (_ thread: Int, _ count: Int) -> Void) {
+    DispatchQueue.concurrentPerform(iterations: benchmarkThreads) { index in
+        body(index, max(1, n / benchmarkThreads))
+    }
+}
+
 /// Four threads, each setting its own object that has one observer; time per set, all threads together.
 func threadBenchmarks() -> [Benchmark] {
-    let threads = 4
     let group = "4 threads setting, 1 observer each"
     final class PerThread: @unchecked Sendable {
         let sink = Tally()
@@ -324,11 +333,9 @@ func threadBenchmarks() -> [Benchmark] {
             cancellable = published.$value.sink { [sink] in sink.count &+= $0 }
         }
     }
-    let states = (0..<threads).map { _ in PerThread() }
+    let states = (0..<benchmarkThreads).map { _ in PerThread() }
     func parallel(_ n: Int, _ body: @escaping @Sendable (PerThread, Int) -> Void) {
-        DispatchQueue.concurrentPerform(iterations: threads) { index in
-            body(states[index], max(1, n / threads))
-        }
+        onThreads(n) { index, count in body(states[index], count) }
     }
     return [
         Benchmark(group: group, name: Name.didSet) { n in
@@ -355,21 +362,15 @@ func threadBenchmarks() -> [Benchmark] {
 /// lock (the `ShortLock` choice on Linux, BENCHMARKS.md). Time per observe + cancel pair, all threads
 /// together.
 func contendedRegistrationBenchmarks() -> [Benchmark] {
-    let threads = 4
-    let group = "4 threads observe + cancel, one object"
     // Shared by the threads; only registration and cancellation touch them (nothing is set).
     final class Shared: @unchecked Sendable {
-        let observed = ObservedModel()
-        let published = PublishedModel()
-        let sink = Tally()
+        let observed = ObservedModel(), published = PublishedModel(), sink = Tally()
     }
     let shared = Shared()
-    func parallel(_ n: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in body(max(1, n / threads)) }
-    }
+    let group = "4 threads observe + cancel, one object"
     return [
         Benchmark(group: group, name: Name.observed + " \\.value token") { n in
-            parallel(n) { count in
+            onThreads(n) { _, count in
                 for _ in 0..<count {
                     let token = shared.observed.observe(\.value) { [sink = shared.sink] _, change in
                         sink.count &+= change.newValue!
@@ -379,7 +380,7 @@ func contendedRegistrationBenchmarks() -> [Benchmark] {
             }
         },
         Benchmark(group: group, name: Name.published + " sink") { n in
-            parallel(n) { count in
+            onThreads(n) { _, count in
                 for _ in 0..<count {
                     let cancellable = shared.published.$value.sink { [sink = shared.sink] in sink.count &+= $0 }
                     cancellable.cancel()
