@@ -111,7 +111,7 @@ enum ManualChanges {
             stack = current
         } else {
             stack = ManualChangeStack()
-            ThreadLocal.set(.manualChanges, stack)
+            ThreadLocal.exchange(.manualChanges, stack)
         }
         stack.pending.append(change)
     }
@@ -122,7 +122,7 @@ enum ManualChanges {
         let id = ObjectIdentifier(root)
         guard let index = stack.pending.lastIndex(where: { $0.object == id && $0.keyPath == keyPath }) else { return nil }
         let pending = stack.pending.remove(at: index)
-        if stack.pending.isEmpty { ThreadLocal.set(.manualChanges, nil) }
+        if stack.pending.isEmpty { ThreadLocal.exchange(.manualChanges, nil) }
         return pending
     }
 }

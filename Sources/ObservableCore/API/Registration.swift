@@ -37,10 +37,8 @@ enum Registration {
     /// metadata is needed to register.
     @usableFromInline
     static func register(_ observation: DirectObservation, atSlot offset: Int, of root: AnyObject) {
-        let slot = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
-            .advanced(by: offset).assumingMemoryBound(to: ObservationSlot.self)
         // `root`, which the caller holds, owns the slot and the slot the list.
-        observation.register(in: slot.pointee.unretainedObservers())
+        observation.register(in: ObservationSlot.at(offset, in: root).pointee.unretainedObservers())
     }
 
     /// The first registration of `keyPath` on `root`'s class, or a path: evaluates it with tracking.
@@ -81,9 +79,7 @@ enum Registration {
     /// the slot. The slot is found among the class's own slot fields, by the list it holds.
     private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, list: ObserverList) {
         let rootType: AnyClass = type(of: root)
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(root).toOpaque())
-        for offset in ReflectedFields.of(rootType).slotOffsets
-        where base.advanced(by: offset).assumingMemoryBound(to: ObservationSlot.self).pointee.holds(list) {
+        for offset in ReflectedFields.of(rootType).slotOffsets where ObservationSlot.at(offset, in: root).pointee.holds(list) {
             KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: rootType)
             return
         }

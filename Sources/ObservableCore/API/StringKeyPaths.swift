@@ -73,9 +73,7 @@ struct StringKeyPath: Sendable {
         for (position, key) in components.enumerated() {
             guard let property = ReflectedFields.of(type(of: object)).observedProperty(key) else { return nil }
             if let frame = TrackingFrame.current {
-                let slot = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                    .advanced(by: property.slotOffset).assumingMemoryBound(to: ObservationSlot.self)
-                frame.record(object, slot.pointee.observers(), nil)
+                frame.record(object, ObservationSlot.at(property.slotOffset, in: object).pointee.observers(), nil)
             }
             guard let stored = storedValue(property.storageName, in: property.storageClass, of: object),
                   let value = unwrappedOptional(stored) else {

@@ -31,14 +31,9 @@ final class ThreadLocal {
         return value.map { unsafeDowncast($0, to: Value.self) }
     }
 
-    /// Replaces the object in `slot` on this thread; it is released when replaced or when the thread
-    /// ends.
-    static func set(_ slot: Slot, _ value: AnyObject?) {
-        exchange(slot, value)
-    }
-
-    /// Replaces the object in `slot` on this thread and returns the one it replaces: a scope that
-    /// installs a value and later restores the previous one looks the thread's storage up once each
+    /// Replaces the object in `slot` on this thread and returns the one it replaces (which is
+    /// released when the caller drops it; the last one stored is released when the thread ends). A
+    /// scope that installs a value and later restores the previous one looks the storage up once each
     /// way.
     @discardableResult
     static func exchange(_ slot: Slot, _ value: AnyObject?) -> AnyObject? {
@@ -50,16 +45,12 @@ final class ThreadLocal {
             storage = ThreadLocal()
             pthread_setspecific(key, Unmanaged.passRetained(storage).toOpaque())
         }
+        var value = value
         switch slot {
-        case .trackingFrame: return swapValue(&storage.values.0, value)
-        case .manualChanges: return swapValue(&storage.values.1, value)
+        case .trackingFrame: swap(&storage.values.0, &value)
+        case .manualChanges: swap(&storage.values.1, &value)
         }
-    }
-
-    private static func swapValue(_ stored: inout AnyObject?, _ value: AnyObject?) -> AnyObject? {
-        let previous = stored
-        stored = value
-        return previous
+        return value
     }
 
     private static let key: pthread_key_t = {

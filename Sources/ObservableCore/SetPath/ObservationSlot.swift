@@ -180,6 +180,17 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         list.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.snapshot() }
     }
 
+    /// The slot at `offset` bytes into `object`: how registration and string key paths reach a
+    /// property's slot without its key path. Assumes `offset` is one of `ReflectedFields.slotOffsets`
+    /// of `object`'s class (a stored `_$name` slot field, found by reflection) and that the caller
+    /// keeps `object` alive while it uses the pointer. Proved by `KeyPathInterningTests` (one key path
+    /// registered on many instances and on a subclass, going straight to the learnt slot) and
+    /// `StringKeyPathTests`.
+    static func at(_ offset: Int, in object: AnyObject) -> UnsafePointer<ObservationSlot> {
+        UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            .advanced(by: offset).assumingMemoryBound(to: ObservationSlot.self)
+    }
+
     /// Whether `list` is this slot's list.
     func holds(_ list: ObserverList) -> Bool {
         self.list.load(ordering: .acquiring)?.toOpaque() == Unmanaged.passUnretained(list).toOpaque()
