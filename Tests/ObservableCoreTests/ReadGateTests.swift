@@ -1,0 +1,71 @@
+@testable import ObservableCore
+import Testing
+
+/// The read gate's operations, one transition of its state table (see `ReadGate`) at a time. The
+/// concurrent behaviour is exercised by `StressTests` and `ConcurrencyTests` under ThreadSanitizer.
+/// (`ReadGate` is noncopyable, so each result is taken before `#expect` looks at it.)
+@Suite("Read gate")
+struct ReadGateTests {
+    @Test("each set gets a later stamp; the latest is the gate's, and a hand-announced change has none")
+    func stamps() {
+        let gate = ReadGate()
+        let first = gate.beginRead(), second = gate.beginRead()
+        let latest = gate.stamp
+        #expect(!first.mustWait && !second.mustWait)
+        #expect(second.stamp == first.stamp + ReadGate.setBegun)
+        #expect(latest == second.stamp)
+        #expect(first.stamp & ~ReadGate.stampMask == 0)
+        #expect(ReadGate.unstamped & ReadGate.stampMask == 0)
+        let ends = [gate.endRead(), gate.endRead()]
+        #expect(ends == [false, false])
+    }
+
+    @Test("while sets read, a change may not write in place; the last reader out reclaims what it retired")
+    func readersRetireAndTheLastOneReclaims() {
+        let gate = ReadGate()
+        _ = gate.beginRead()
+        _ = gate.beginRead()
+        let reading = gate.hasReaders
+        let writes = gate.tryBeginWriting()
+        let changeReclaims = gate.markRetired()
+        let firstOutReclaims = gate.endRead()
+        let lastOutReclaims = gate.endRead()
+        let readingAfter = gate.hasReaders
+        #expect(reading && !readingAfter)
+        #expect(!writes)
+        #expect(!changeReclaims)        // readers remained: the last of them reclaims
+        #expect(!firstOutReclaims)      // one reader was still in
+        #expect(lastOutReclaims)
+        gate.clearRetired()
+        _ = gate.beginRead()
+        let reclaimsAgain = gate.endRead()
+        #expect(!reclaimsAgain)         // nothing retired any more
+    }
+
+    @Test("with no reader a change writes in place; a set that begins meanwhile is told to wait")
+    func writingInPlace() {
+        let gate = ReadGate()
+        let writes = gate.tryBeginWriting()
+        let during = gate.beginRead()
+        gate.endWriting()
+        gate.waitForWriter()            // returns at once: the writer is done
+        let duringEnd = gate.endRead()
+        let after = gate.beginRead()
+        let afterEnd = gate.endRead()
+        #expect(writes)
+        #expect(during.mustWait)
+        #expect(!after.mustWait)
+        #expect(!duringEnd && !afterEnd)
+    }
+
+    @Test("a table retired when no set reads is reclaimed by the change itself")
+    func retiredWithNoReader() {
+        let gate = ReadGate()
+        let changeReclaims = gate.markRetired()
+        gate.clearRetired()
+        _ = gate.beginRead()
+        let readerReclaims = gate.endRead()
+        #expect(changeReclaims)
+        #expect(!readerReclaims)
+    }
+}
