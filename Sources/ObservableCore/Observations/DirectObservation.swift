@@ -72,6 +72,38 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
          notify: @escaping EntryNotification) {
         super.init(options: [.old, .new], keyPath: keyPath, handler: handler, notify: notify)
     }
+
+    /// Whether `entry` is a live observation of this class: one a set may call with the change it
+    /// built once (`deliverFirst`, `deliver`) instead of through its `notify`.
+    @inlinable @inline(__always)
+    static func sharesChange(_ entry: ListEntry) -> Bool {
+        ObjectIdentifier(type(of: entry)) == ObjectIdentifier(Self.self) && entry.state.load(ordering: .acquiring) != 0
+    }
+
+    /// Builds the change for the first entry `sharesChange` accepted and calls its handler with it;
+    /// returns the change for the others (`deliver(_:to:_:)`).
+    @inlinable @inline(__always)
+    static func deliverFirst(
+        to entry: ListEntry, _ object: Root, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
+    ) -> ObservedChange<Value> {
+        let observation = unsafeDowncast(entry, to: Self.self)
+        let change = ObservedChange(
+            kind: mutation?.kind ?? .setting, oldValue: oldValue, newValue: newValue, isPrior: false,
+            keyPath: observation.keyPath, mutation: mutation)
+        observation.handler(object, change)
+        return change
+    }
+
+    /// Calls the handler of `entry`, which `sharesChange` accepted, with `change` under the
+    /// observation's own key path (in practice the same interned one, but the change never
+    /// depends on that).
+    @inlinable @inline(__always)
+    static func deliver(_ change: inout ObservedChange<Value>, to entry: ListEntry, _ object: Root) {
+        // Its class says that the handler takes a `Root` and a change of `Value`.
+        let observation = unsafeDowncast(entry, to: Self.self)
+        change._keyPath = observation.keyPath
+        observation.handler(object, change)
+    }
 }
 
 /// A direct observation told when its observed object is deallocated (a controller's, a change
@@ -131,29 +163,27 @@ extension TypedDirectObservation {
     /// knows them (the tests on it then fold away), else `nil`: the observation's own.
     @inlinable @inline(__always)
     static func deliver(
-        _ entry: ListEntry, _ object: AnyObject, _ oldValue: UnsafeRawPointer,
-        _ newValue: UnsafeRawPointer?, _ mutation: CollectionMutation?, options: ObservationOptions?
+        _ entry: ListEntry, _ object: AnyObject, _ oldValue: BorrowedValue,
+        _ newValue: BorrowedValue?, _ mutation: CollectionMutation?, options: ObservationOptions?
     ) {
         // Only this observation's list entry calls this function, with itself.
         let observation = unsafeDowncast(entry, to: TypedDirectObservation<Root, Value>.self)
         guard observation.isActive else { return }
         // The list belongs to the observed instance and its setter passes that instance.
         let root = unsafeDowncast(object, to: Root.self)
-        let old = oldValue.assumingMemoryBound(to: Value.self)
         let options = options ?? observation.options
         if let newValue {
-            let new = newValue.assumingMemoryBound(to: Value.self)
             if let mutation {
                 observation.handler(root, options.change(
-                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath, mutation: mutation))
+                    old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false, keyPath: observation.keyPath, mutation: mutation))
             } else {
                 // A constant `nil` mutation: the change is built without retaining and releasing it.
                 observation.handler(root, options.change(
-                    old: old.pointee, new: new.pointee, isPrior: false, keyPath: observation.keyPath))
+                    old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false, keyPath: observation.keyPath))
             }
         } else {
             observation.handler(root, options.change(
-                old: old.pointee, new: nil, isPrior: true, keyPath: observation.keyPath))
+                old: oldValue.read(as: Value.self), new: nil, isPrior: true, keyPath: observation.keyPath))
         }
     }
 }

@@ -23,7 +23,7 @@ protocol PathDependent: AnyObject, Sendable {
 /// The old value a proven path's last property had before a set, as its setter passed it, and how
 /// the path's value is made from it (see `LeafConversion`).
 struct LeafOldValue {
-    let pointer: UnsafeRawPointer
+    let value: BorrowedValue
     let wrap: LeafWrap
     let wraps: Bool
 }
@@ -118,7 +118,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
                     } else {
                         link.dependent.dependencyDidChange(
                             from: ObjectIdentifier(link), stamp: stamp,
-                            leafOld: LeafOldValue(pointer: oldValue, wrap: link.wrap, wraps: link.wraps))
+                            leafOld: LeafOldValue(value: oldValue, wrap: link.wrap, wraps: link.wraps))
                     }
                 } else {
                     link.dependent.dependencyDidChange(from: ObjectIdentifier(link), stamp: stamp, leafOld: nil)
@@ -129,8 +129,8 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
         }
     }
 
-    private static func noDelivery(_: AnyObject, _: UnsafeRawPointer, _: UnsafeRawPointer, _: LeafWrap, _: Bool) {}
-    private static func noWrap(_: UnsafeRawPointer, _: UnsafeMutableRawPointer) {}
+    private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}
+    private static func noWrap(_: BorrowedValue, _: UnsafeMutableRawPointer) {}
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 

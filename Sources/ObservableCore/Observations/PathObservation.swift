@@ -68,7 +68,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         guard let root else { return }
         let leaf = leafConversion(root, accesses)
         let (stale, dropped) = lock.withLock { relink(to: accesses, leaf: leaf) }
-        for box in dropped { Self.destroy(box) }
+        for box in dropped { box.destroy(as: Value.self) }
         withExtendedLifetime(stale) {}
     }
 
@@ -98,24 +98,19 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// that property's type: the path's value is that value, or (`wrap`) that value made optional.
     /// Specialised where `observe` is called, through the `leafDelivery` function built there.
     @inlinable
-    func deliverLeaf(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ wrap: LeafWrap, wraps: Bool) {
+    func deliverLeaf(_ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool) {
         guard isActive, let root else { return }
         if wraps {
-            withUnsafeTemporaryAllocation(of: Value.self, capacity: 2) { values in
-                let base = values.baseAddress.unsafelyUnwrapped
-                wrap(old, UnsafeMutableRawPointer(base))
-                wrap(new, UnsafeMutableRawPointer(base + 1))
-                deliverLeaf(root, base, base + 1)
-                base.deinitialize(count: 2)
-            }
+            BorrowedValue.converting(old, new, by: wrap, to: Value.self) { old, new in deliverLeaf(root, old, new) }
         } else {
-            deliverLeaf(root, old.assumingMemoryBound(to: Value.self), new.assumingMemoryBound(to: Value.self))
+            deliverLeaf(root, old, new)
         }
     }
 
     @inlinable
-    func deliverLeaf(_ root: Root, _ old: UnsafePointer<Value>, _ new: UnsafePointer<Value>) {
-        handler(root, options.change(old: old.pointee, new: new.pointee, isPrior: false, keyPath: keyPath))
+    func deliverLeaf(_ root: Root, _ old: BorrowedValue, _ new: BorrowedValue) {
+        handler(root, options.change(
+            old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath))
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {
@@ -142,7 +137,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
 
     /// Detaches every link and drops the pending old values, after the observation has ended.
     private func detachAll() {
-        let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [UnsafeMutableRawPointer]) in
+        let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [ValueBox]) in
             var taken: [any DependencyLink] = []
             swap(&taken, &links)
             let values = pending.removeAll()
@@ -151,28 +146,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
             return (taken, values)
         }
         // Released after the lock: the last references to links, old values and what they hold.
-        for box in oldValues { Self.destroy(box) }
+        for box in oldValues { box.destroy(as: Value.self) }
         withExtendedLifetime(detached) {}
     }
 
     deinit {
-        for box in pending.removeAll() { Self.destroy(box) }
-    }
-
-    private static func box(_ value: Value) -> UnsafeMutableRawPointer {
-        let box = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        box.initialize(to: value)
-        return UnsafeMutableRawPointer(box)
-    }
-
-    private static func unbox(_ box: UnsafeMutableRawPointer) -> Value {
-        defer { box.deallocate() }
-        return box.assumingMemoryBound(to: Value.self).move()
-    }
-
-    private static func destroy(_ box: UnsafeMutableRawPointer) {
-        box.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
-        box.deallocate()
+        for box in pending.removeAll() { box.destroy(as: Value.self) }
     }
 
     func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {
@@ -189,7 +168,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         guard options.contains(.old) || options.contains(.prior) else { return }
         let oldValue = Tracking.untracked { evaluate(root) }
         if options.contains(.old) {
-            let box = Self.box(oldValue)
+            let box = ValueBox(oldValue)
             lock.withLock { pending.recordOldValue(box, for: change) }
         }
         if options.contains(.prior) { deliverPrior(root, oldValue) }
@@ -216,7 +195,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         let (newValue, accesses) = Tracking.evaluate { evaluate(root) }
         let leaf = leafConversion(root, accesses)
         typealias Outcome = (
-            oldBox: UnsafeMutableRawPointer?, stale: [any DependencyLink], dropped: [UnsafeMutableRawPointer],
+            oldBox: ValueBox?, stale: [any DependencyLink], dropped: [ValueBox],
             unlinked: Bool, delivers: Bool)
         let outcome = lock.withLock { () -> Outcome? in
             // A link detached since its `notify` began (by another thread) forwards nothing.
@@ -234,12 +213,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
             return (oldBox, stale, dropped, links.isEmpty, delivers)
         }
         guard let outcome else { return }
-        for box in outcome.dropped { Self.destroy(box) }
+        for box in outcome.dropped { box.destroy(as: Value.self) }
         // Built directly rather than through `options.change` and `Optional.map`: in this
         // unspecialised code their closures cost more than the rest of the delivery.
         var oldValue: Value?
         if let oldBox = outcome.oldBox {
-            oldValue = Self.unbox(oldBox)
+            oldValue = oldBox.take(as: Value.self)
         } else if let leafOld, options.contains(.old) {
             // The path read the leaf when this set began (nothing was in flight): the setter's old
             // value was the path's.
@@ -258,12 +237,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
 
     /// The path's value made from a proven leaf's old value, as its setter passed it.
     private static func value(from leafOld: LeafOldValue) -> Value {
-        guard leafOld.wraps else { return leafOld.pointer.assumingMemoryBound(to: Value.self).pointee }
-        return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
-            let base = buffer.baseAddress.unsafelyUnwrapped
-            leafOld.wrap(leafOld.pointer, UnsafeMutableRawPointer(base))
-            return base.move()
-        }
+        leafOld.wraps ? leafOld.value.converted(by: leafOld.wrap, to: Value.self) : leafOld.value.read(as: Value.self)
     }
 
     /// Under `lock`: the link a change came through, while it is still one of the path's.
@@ -283,14 +257,14 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     }
 
     func dependencyEnded(_ link: any DependencyLink) {
-        let (removed, dropped, unlinked) = lock.withLock { () -> ((any DependencyLink)?, [UnsafeMutableRawPointer], Bool) in
+        let (removed, dropped, unlinked) = lock.withLock { () -> ((any DependencyLink)?, [ValueBox], Bool) in
             guard let index = links.firstIndex(where: { $0 === link }) else { return (nil, [], links.isEmpty) }
             let removed = links.remove(at: index)
             let dropped = pending.forget([ObjectIdentifier(link)])
             pendingDidChange()
             return (removed, dropped, links.isEmpty)
         }
-        for box in dropped { Self.destroy(box) }
+        for box in dropped { box.destroy(as: Value.self) }
         // Weak references read nil from the moment deinitialisation starts, so a root that is being
         // deallocated (the usual reason a list ends) ends the observation here; so does the loss
         // of the last dependency (nothing could notify again). Before the link is released.
@@ -308,7 +282,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// (a link in the wrong mode is replaced, not kept).
     private func relink(
         to accesses: [TrackedAccess], leaf: LeafConversion?
-    ) -> (stale: [any DependencyLink], dropped: [UnsafeMutableRawPointer]) {
+    ) -> (stale: [any DependencyLink], dropped: [ValueBox]) {
         func deliversLeaf(_ index: Int) -> Bool { leaf != nil && index == accesses.count - 1 }
         if links.count == accesses.count && zip(links, accesses).enumerated().allSatisfy({ index, pair in
             pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)

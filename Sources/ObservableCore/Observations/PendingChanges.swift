@@ -13,11 +13,11 @@ struct PendingChange: Hashable {
 /// them to another.
 ///
 /// Not generic (a type nested in the generic `PathObservation` would be, its metadata looked up at
-/// every change): an old value is a box the path allocated, laid out for its `Value`; whoever takes
-/// a box out destroys it, after the path's lock.
+/// every change): an old value is a `ValueBox` the path made; whoever takes a box out takes its
+/// value or destroys it, after the path's lock.
 struct PendingChanges {
     private var counts: [PendingChange: Int] = [:]
-    private var oldValues: [(change: PendingChange, box: UnsafeMutableRawPointer)] = []
+    private var oldValues: [(change: PendingChange, box: ValueBox)] = []
     /// The changes counted, for the path's lock-free mirror of it.
     private(set) var inFlight = 0
 
@@ -28,12 +28,12 @@ struct PendingChanges {
         inFlight += 1
     }
 
-    mutating func recordOldValue(_ box: UnsafeMutableRawPointer, for change: PendingChange) {
+    mutating func recordOldValue(_ box: ValueBox, for change: PendingChange) {
         oldValues.append((change, box))
     }
 
     /// Ends `change`: its count, and its old value if one was recorded.
-    mutating func finish(_ change: PendingChange) -> UnsafeMutableRawPointer? {
+    mutating func finish(_ change: PendingChange) -> ValueBox? {
         if let count = counts[change] {
             counts[change] = count > 1 ? count - 1 : nil
             inFlight -= 1
@@ -42,13 +42,13 @@ struct PendingChanges {
     }
 
     /// Drops the changes that came through `sources` (links that are going): their old values.
-    mutating func forget(_ sources: Set<ObjectIdentifier>) -> [UnsafeMutableRawPointer] {
+    mutating func forget(_ sources: Set<ObjectIdentifier>) -> [ValueBox] {
         for (change, count) in counts {
             guard let source = change.source, sources.contains(source) else { continue }
             counts[change] = nil
             inFlight -= count
         }
-        var dropped: [UnsafeMutableRawPointer] = []
+        var dropped: [ValueBox] = []
         oldValues.removeAll { pending in
             guard let source = pending.change.source, sources.contains(source) else { return false }
             dropped.append(pending.box)
@@ -58,7 +58,7 @@ struct PendingChanges {
     }
 
     /// Drops everything: the old values.
-    mutating func removeAll() -> [UnsafeMutableRawPointer] {
+    mutating func removeAll() -> [ValueBox] {
         defer { self = PendingChanges() }
         return oldValues.map(\.box)
     }

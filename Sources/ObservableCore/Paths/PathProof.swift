@@ -173,4 +173,4 @@ struct LeafConversion {
 /// always passed: unwrapping an optional function retained and released its context per change):
 /// `PathObservation.deliverLeaf`, specialised by the `@inlinable` caller of `observe`.
 @usableFromInline
-typealias LeafDelivery = (AnyObject, UnsafeRawPointer, UnsafeRawPointer, LeafWrap, Bool) -> Void
+typealias LeafDelivery = (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool) -> Void

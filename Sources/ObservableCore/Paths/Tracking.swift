@@ -19,17 +19,13 @@ let trackingScopes = Atomic<Int>(0)
 /// reuse its result within one function body, even hoist it out of a loop. That is sound: the only
 /// thread whose getters must see `true` is the one inside `Tracking.evaluate`, and its getters run in
 /// fresh invocations (the key path's accessors), never in a body that asked before tracking began.
-/// On other threads the flag only saves a thread-local lookup that would find nothing.
+/// On other threads the flag only saves a thread-local lookup that would find nothing. (The three
+/// optimiser contracts together: Design.md, "Optimiser contracts".)
 @usableFromInline
 @_effects(readnone) @inline(never)
 func _trackingIsActive() -> Bool {
     trackingScopes.load(ordering: .relaxed) != 0
 }
-
-/// Initialises an `Optional<Value>` at the second address from the `Value` at the first, for the
-/// `Value` of one `@Observed` property; specialised in the getter's module.
-@usableFromInline
-typealias LeafWrap = (UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
 
 /// What a getter reports of its property for a path proof (see `PathProof`).
 struct TrackedProperty {

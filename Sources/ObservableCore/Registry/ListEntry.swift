@@ -2,19 +2,19 @@ import Synchronization
 
 /// How a list entry is told about a change: the entry itself, the observed object, the old value, the
 /// new value or `nil` for the notification before the store (`.prior`), what an in-place collection
-/// mutation did, and the set's stamp (see `ObserverList.stamp`). The values are passed by address
-/// and are of the property's type.
+/// mutation did, and the set's stamp (see `ObserverList.stamp`). The values are lent
+/// (`BorrowedValue`) and are of the property's type.
 ///
 /// A capture-free function stored in the entry rather than a virtual method: a set reaches each
 /// observer with one indirect call, and a direct observation's function is built and specialised by
 /// the `@inlinable` caller of `observe`, so a notification never looks up generic metadata.
 @usableFromInline
-typealias EntryNotification = (ListEntry, AnyObject, UnsafeRawPointer, UnsafeRawPointer?, CollectionMutation?, Int) -> Void
+typealias EntryNotification = (ListEntry, AnyObject, BorrowedValue, BorrowedValue?, CollectionMutation?, Int) -> Void
 
 /// One entry of a property's observer list: a direct observation, or one link of a path observation.
 ///
 /// Not generic, on purpose: a set reaches its observers through `notify` with the old and new values
-/// passed by address. Anything typed happens in code specialised in the user's module (the function a
+/// lent (`BorrowedValue`). Anything typed happens in code specialised in the user's module (the function a
 /// direct observation carries, the `@inlinable` slot methods), so a notification never looks up
 /// generic metadata at run time.
 ///

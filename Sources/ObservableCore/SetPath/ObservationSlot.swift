@@ -52,6 +52,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     /// retain and release the object around every set; a `readonly` call is no barrier, and cannot be
     /// moved across the writes or calls that register an observation, so a set after `observe` always
     /// sees it. Returns the address rather than a `Bool` so that it is one load (the caller tests it).
+    /// (The three optimiser contracts together: Design.md, "Optimiser contracts".)
     @usableFromInline
     @_effects(readonly) @inline(never)
     func _listAddress() -> UnsafeRawPointer? {
@@ -76,7 +77,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
         access(erased: object, { keyPath() }, chained: { chained() }, wrap: { value, optional in
-            optional.initializeMemory(as: Value?.self, to: .some(value.assumingMemoryBound(to: Value.self).pointee))
+            value.initializeOptional(at: optional, as: Value.self)
         })
     }
 

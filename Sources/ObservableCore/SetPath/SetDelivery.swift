@@ -15,7 +15,7 @@ extension ObserverList {
 /// The delivery loops: how a set calls the entries of its snapshot.
 extension EntryRun {
     @usableFromInline
-    func deliverWillChange(_ object: AnyObject, _ oldValue: UnsafeRawPointer) {
+    func deliverWillChange(_ object: AnyObject, _ oldValue: BorrowedValue) {
         for index in 0 ..< count {
             slots[index]?._withUnsafeGuaranteedRef { entry in
                 if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil, stamp) }
@@ -26,64 +26,49 @@ extension EntryRun {
     /// `deliverWillChange` for a value of the property's type. Specialised in the caller's module.
     @inlinable
     func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
-        withUnsafePointer(to: oldValue) { deliverWillChange(object, UnsafeRawPointer($0)) }
+        BorrowedValue.lend(oldValue) { deliverWillChange(object, $0) }
     }
 
     /// Delivers the change after the store. Specialised in the caller's module and inlined in the
     /// setter. Calls each entry without retaining it: the list's reader count keeps the entries
     /// alive, and a retain and release would be two atomic operations per observer.
     ///
-    /// Direct observations made through `Object` itself with the default options
-    /// (`DefaultOptionsObservation<Object, Value>`, recognised by their class) all receive the same
-    /// change: it is built once, at the first of them, and their handlers are called from here with
-    /// it, so a set makes one indirect call per such observer instead of two and builds one change
-    /// instead of one each. Its key path is set to each observation's own before the call (they are
-    /// all the one interned `\Object.property` in practice, but the change never depends on that).
-    /// A local, so the handlers borrow it where it is: a change reached through a pointer is
-    /// copied for every call. Every other entry (path links, other options, observations made
-    /// through a subclass type) gets its `notify` call, in registration order with the others.
+    /// Direct observations made through `Object` itself with the default options all receive the
+    /// same change (`DefaultOptionsObservation.sharesChange`): it is built once, at the first of
+    /// them, and their handlers are called from here with it, so a set makes one indirect call per
+    /// such observer instead of two and builds one change instead of one each. A local, so the
+    /// handlers borrow it where it is: a change reached through a pointer is copied for every call.
+    /// Every other entry (path links, other options, observations made through a subclass type)
+    /// gets its `notify` call, in registration order with the others.
     @inlinable
     func deliverDidChange<Object: AnyObject, Value>(
         _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
     ) {
-        withUnsafePointer(to: oldValue) { old in
-            withUnsafePointer(to: newValue) { new in
-                let old = UnsafeRawPointer(old), new = UnsafeRawPointer(new)
-                let sharing = ObjectIdentifier(DefaultOptionsObservation<Object, Value>.self)
-                // A live `DefaultOptionsObservation<Object, Value>`.
-                func shares(_ entry: ListEntry) -> Bool {
-                    ObjectIdentifier(type(of: entry)) == sharing && entry.state.load(ordering: .acquiring) != 0
-                }
+        typealias Sharing = DefaultOptionsObservation<Object, Value>
+        BorrowedValue.lend(oldValue) { old in
+            BorrowedValue.lend(newValue) { new in
                 var index = 0
                 // Up to the first entry that shares the change.
                 while index < count {
                     if let entry = slots[index] {
-                        if entry._withUnsafeGuaranteedRef(shares) { break }
+                        if entry._withUnsafeGuaranteedRef(Sharing.sharesChange) { break }
                         entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation, stamp) }
                     }
                     index += 1
                 }
                 guard index < count else { return }
-                // The first one, just tested: built with its key path and called without a second test.
+                // The first one, just tested: the change is built with its key path.
                 var change = slots[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { entry in
-                    let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
-                    let change = ObservedChange(
-                        kind: mutation?.kind ?? .setting, oldValue: oldValue, newValue: newValue, isPrior: false,
-                        keyPath: observation.keyPath, mutation: mutation)
-                    observation.handler(object, change)
-                    return change
+                    Sharing.deliverFirst(to: entry, object, oldValue: oldValue, newValue: newValue, mutation)
                 }
                 // The rest, walked by address: kept in registers across the calls.
                 let end = slots + count
                 var slot = slots + index + 1
                 while slot < end {
                     slot.pointee?._withUnsafeGuaranteedRef { entry in
-                        if shares(entry) {
-                            // Live, and its class says that the handler takes an `Object` and a change of
-                            // `Value`. (Ended ones go to `notify`, which does nothing for them.)
-                            let observation = unsafeDowncast(entry, to: DefaultOptionsObservation<Object, Value>.self)
-                            change._keyPath = observation.keyPath
-                            observation.handler(object, change)
+                        // Ended ones go to `notify`, which does nothing for them.
+                        if Sharing.sharesChange(entry) {
+                            Sharing.deliver(&change, to: entry, object)
                         } else {
                             entry.notify(entry, object, old, new, mutation, stamp)
                         }
