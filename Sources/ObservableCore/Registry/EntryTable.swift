@@ -1,6 +1,14 @@
-/// The entries of one list in one allocation: a header, then `capacity` slots, each `nil` or holding
-/// one strong reference to its entry. Not a class: it is handed between threads as a bare pointer,
-/// its lifetime managed by `ObserverList`.
+/// The entries of one list in one allocation: a header, then `capacity` slots, each `nil` (a hole
+/// left by a cancelled observation) or holding one strong reference to its entry. Not a class: it
+/// is published to sets as a bare pointer (`ObserverList.published`) and read without reference
+/// counting, its lifetime managed by its list.
+///
+/// Assumes that `raw` is an allocation made by `allocate(capacity:)` and not yet freed, that the
+/// slots below `count` are initialised and the others are not, and that only its list's lock holder
+/// changes it, in place only while no set reads it (`ReadGate`). Every operation on its memory is
+/// here. Proved by `EntryTableTests` (growing, copying, compacting, taking and destroying, with the
+/// entries' lifetimes checked) and by `StressTests` and `ConcurrencyTests`, under AddressSanitizer
+/// and ThreadSanitizer in `.ci/run`.
 @usableFromInline
 struct EntryTable {
     @usableFromInline
@@ -30,9 +38,63 @@ struct EntryTable {
     /// Slots in use, holes included.
     @inlinable var count: Int { get { header.pointee.count } nonmutating set { header.pointee.count = newValue } }
     var capacity: Int { header.pointee.capacity }
+    /// Entries counted as wanting `willChange` (see `ListEntry.countsForWillChange`).
     @inlinable var willChangeCount: Int { get { header.pointee.willChangeCount } nonmutating set { header.pointee.willChangeCount = newValue } }
     /// The entries, for a set with `stamp`.
     @inlinable func run(stamp: Int) -> EntryRun { EntryRun(slots: UnsafePointer(slots), count: count, stamp: stamp) }
+
+    /// The entry in slot `index` (below `count`), unretained; `nil` for a hole.
+    subscript(index: Int) -> Unmanaged<ListEntry>? { slots[index] }
+
+    /// Appends `entry`, retained, at `count`; the caller made room (`capacity > count`).
+    func append(_ entry: ListEntry) {
+        (slots + count).initialize(to: Unmanaged.passRetained(entry))
+        count += 1
+    }
+
+    /// Leaves a hole at `index` and returns what was there, with the table's reference to it.
+    func take(at index: Int) -> Unmanaged<ListEntry>? {
+        let taken = slots[index]
+        slots[index] = nil
+        return taken
+    }
+
+    /// Drops the holes at the end.
+    func trimTrailingHoles() {
+        while count > 0, slots[count - 1] == nil { count -= 1 }
+    }
+
+    /// Moves the entries over the holes, telling each its new index.
+    func compact() {
+        var used = 0
+        for index in 0 ..< count {
+            guard let entry = slots[index] else { continue }
+            entry._withUnsafeGuaranteedRef { $0.index = used }
+            slots[used] = entry
+            used += 1
+        }
+        count = used
+    }
+
+    /// Empties the table and returns its entries, with its references to them.
+    func takeAll() -> [Unmanaged<ListEntry>] {
+        var taken: [Unmanaged<ListEntry>] = []
+        for index in 0 ..< count {
+            if let entry = slots[index] { taken.append(entry) }
+        }
+        count = 0
+        willChangeCount = 0
+        return taken
+    }
+
+    /// The entries, each retained again (holes left out).
+    func retainedEntries() -> ContiguousArray<Unmanaged<ListEntry>?> {
+        var entries = ContiguousArray<Unmanaged<ListEntry>?>()
+        for index in 0 ..< count {
+            if let entry = slots[index] { entries.append(entry.retain()) }
+        }
+        return entries
+    }
 
     /// A new table with the same entries at the same places, each retained again.
     func copy(capacity: Int) -> EntryTable {
@@ -45,6 +107,16 @@ struct EntryTable {
         return copy
     }
 
+    /// A new table of `capacity` with this one's entries moved into it; this one is freed.
+    func grown(to capacity: Int) -> EntryTable {
+        let grown = EntryTable.allocate(capacity: capacity)
+        grown.slots.moveInitialize(from: slots, count: count)
+        grown.count = count
+        grown.willChangeCount = willChangeCount
+        deallocate()
+        return grown
+    }
+
     /// Frees the memory, and with it the table's references to its entries: never under a lock
     /// (a last release runs an entry's `deinit`, which runs user code).
     func destroy() {
@@ -52,7 +124,7 @@ struct EntryTable {
         raw.deallocate()
     }
 
-    /// Frees the memory only: its references have moved elsewhere.
+    /// Frees the memory only: its references have moved elsewhere, or there are none.
     func deallocate() {
         raw.deallocate()
     }

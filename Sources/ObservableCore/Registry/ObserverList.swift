@@ -116,12 +116,7 @@ final class ObserverList: @unchecked Sendable {
             // Nobody reads, and a set that begins now waits: change the table in place.
             let freed = takeRetired()
             if table.capacity < minimumCapacity {
-                let grown = EntryTable.allocate(capacity: Swift.max(minimumCapacity, table.capacity * 2))
-                grown.slots.moveInitialize(from: table.slots, count: table.count)
-                grown.count = table.count
-                grown.willChangeCount = table.willChangeCount
-                table.deallocate()
-                table = grown
+                table = table.grown(to: Swift.max(minimumCapacity, table.capacity * 2))
             }
             let result = body(&table)
             Self.shrinkIfEmpty(&table)
@@ -156,8 +151,7 @@ final class ObserverList: @unchecked Sendable {
             if isEnded { return (false, nil) }
             return change(minimumCapacity: table.count + 1) { table in
                 entry.index = table.count
-                (table.slots + table.count).initialize(to: Unmanaged.passRetained(entry))
-                table.count += 1
+                table.append(entry)
                 if entry.countsForWillChange { table.willChangeCount += 1 }
                 // Written under the lock only: no read-modify-write needed.
                 liveCount.store(liveCount.load(ordering: .relaxed) + 1, ordering: .relaxed)
@@ -175,17 +169,16 @@ final class ObserverList: @unchecked Sendable {
             let index = entry.index
             return change(minimumCapacity: 0) { table in
                 // Moved out, not copied: released after the lock.
-                let removed = table.slots[index]
-                table.slots[index] = nil
+                let removed = table.take(at: index)
                 entry.index = -1
                 let live = liveCount.load(ordering: .relaxed) - 1
                 liveCount.store(live, ordering: .relaxed)
                 if entry.countsForWillChange { table.willChangeCount -= 1 }
                 if index == table.count - 1 {
                     // Cancelling the newest observation (the observe/cancel pattern) leaves no hole.
-                    while table.count > 0, table.slots[table.count - 1] == nil { table.count -= 1 }
+                    table.trimTrailingHoles()
                 } else if table.count >= 16 && live * 2 < table.count {
-                    Self.compact(table)
+                    table.compact()
                 }
                 return removed
             }
@@ -212,19 +205,7 @@ final class ObserverList: @unchecked Sendable {
     private func isRegistered(_ entry: ListEntry) -> Bool {
         let index = entry.index
         return !isEnded && index >= 0 && index < table.count
-            && table.slots[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque()
-    }
-
-    /// Moves the entries over the holes, renumbering them.
-    private static func compact(_ table: EntryTable) {
-        var used = 0
-        for index in 0 ..< table.count {
-            guard let entry = table.slots[index] else { continue }
-            entry._withUnsafeGuaranteedRef { $0.index = used }
-            table.slots[used] = entry
-            used += 1
-        }
-        table.count = used
+            && table[index]?.toOpaque() == Unmanaged.passUnretained(entry).toOpaque()
     }
 
     /// Ends the list: called once, by the slot, when the observed instance is deallocated.
@@ -232,14 +213,8 @@ final class ObserverList: @unchecked Sendable {
         let (ended, freed): ([Unmanaged<ListEntry>], FreedTables) = lock.withLock {
             isEnded = true
             return change(minimumCapacity: 0) { table in
-                var taken: [Unmanaged<ListEntry>] = []
-                for index in 0 ..< table.count {
-                    if let entry = table.slots[index] { taken.append(entry) }
-                }
-                table.count = 0
-                table.willChangeCount = 0
                 liveCount.store(0, ordering: .relaxed)
-                return taken
+                return table.takeAll()
             }
         }
         Self.destroy(freed)
@@ -251,13 +226,7 @@ final class ObserverList: @unchecked Sendable {
     /// The entries now in the list, each retained: for a change announced by hand, whose
     /// `didChangeValue` may never come (a snapshot would keep the list read until it did).
     func retainedEntries() -> RetainedEntries? {
-        let entries: ContiguousArray<Unmanaged<ListEntry>?> = lock.withLock {
-            var entries = ContiguousArray<Unmanaged<ListEntry>?>()
-            for index in 0 ..< table.count {
-                if let entry = table.slots[index] { entries.append(entry.retain()) }
-            }
-            return entries
-        }
+        let entries = lock.withLock { table.retainedEntries() }
         return entries.isEmpty ? nil : RetainedEntries(entries)
     }
 
@@ -265,7 +234,7 @@ final class ObserverList: @unchecked Sendable {
     func entries<Entry: ListEntry>(of _: Entry.Type) -> [Entry] {
         lock.withLock {
             (0 ..< table.count).compactMap { index in
-                table.slots[index].flatMap { $0.takeUnretainedValue() as? Entry }
+                table[index].flatMap { $0.takeUnretainedValue() as? Entry }
             }
         }
     }
