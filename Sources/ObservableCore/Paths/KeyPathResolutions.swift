@@ -26,11 +26,9 @@ final class KeyPathResolutions: @unchecked Sendable {
     private let lock = ShortLock()
     /// In front of `resolutions`, read without the lock: a direct-mapped cache that needs no hashing
     /// (one registration looks here first; a literal key path observed on one class is always found
-    /// here). Each slot is `nil` or an unretained `Resolution`, published with a releasing store;
-    /// every `Resolution` ever made is kept in `made`, so a reader never sees a freed one. (Under the
-    /// lock it made every registration pay for the lock.)
-    private let recent: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
-    static var recentCount: Int { 256 }
+    /// here). Every `Resolution` ever made is kept in `made`, as the slots assume. (Under the lock it
+    /// made every registration pay for the lock.)
+    private let recent = UnretainedSlots<Resolution>(count: 256)
     // Guarded by `lock` (so without run-time exclusivity checks).
     /// For an interned key path and a root class: the key path, and the slot offset once learnt.
     /// Keyed by the interned object's identity, which is stable because it is never freed.
@@ -38,19 +36,14 @@ final class KeyPathResolutions: @unchecked Sendable {
     /// Every `Resolution` made, kept alive for `recent`'s readers (at most two per key).
     @exclusivity(unchecked) private var made: [Resolution] = []
 
-    init() {
-        recent = .allocate(capacity: Self.recentCount)
-        for index in 0 ..< Self.recentCount { (recent + index).initialize(to: Atomic(nil)) }
-    }
-
     private struct ResolutionKey: Hashable {
         let keyPath: ObjectIdentifier
         let rootType: ObjectIdentifier
 
-        /// The `recent` entry for this key.
-        var recentIndex: Int {
+        /// The `recent` slot for this key, of `count`.
+        func recentIndex(of count: Int) -> Int {
             let keyPath = UInt(bitPattern: self.keyPath), rootType = UInt(bitPattern: self.rootType)
-            return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & (KeyPathResolutions.recentCount - 1)
+            return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & (count - 1)
         }
     }
 
@@ -75,21 +68,18 @@ final class KeyPathResolutions: @unchecked Sendable {
     }
 
     private func remember(_ resolution: Resolution) {
-        recent[resolution.key.recentIndex].store(
-            UnsafeRawPointer(Unmanaged.passUnretained(resolution).toOpaque()), ordering: .releasing)
+        recent.store(resolution, at: resolution.key.recentIndex(of: recent.count))
     }
 
     /// Interns `keyPath` and returns what is known of it on `rootType`: one atomic load when the key
     /// path is itself the interned object (a literal) and was resolved on that class before.
     func resolve(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath), rootType: ObjectIdentifier(rootType))
-        if let cached = recent[key.recentIndex].load(ordering: .acquiring) {
-            // Only interned objects are ever remembered, so a match means `keyPath` is interned.
-            let hit = Unmanaged<Resolution>.fromOpaque(cached)._withUnsafeGuaranteedRef { resolution in
-                resolution.key == key ? (true, resolution.slotOffset) : (false, nil)
-            }
-            if hit.0 { return (InternedKeyPath(interned: keyPath), hit.1) }
+        // Only interned objects are ever remembered, so a match means `keyPath` is interned.
+        let cached = recent.withObject(at: key.recentIndex(of: recent.count)) { resolution in
+            resolution.key == key ? (true, resolution.slotOffset) : (false, nil)
         }
+        if let cached, cached.0 { return (InternedKeyPath(interned: keyPath), cached.1) }
         let known = lock.withLock { () -> Resolution? in
             guard let known = resolutions[key] else { return nil }
             remember(known)
@@ -112,7 +102,7 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
-    /// Interned key paths, by identity, known to force-unwrap or not.
+    /// Interned key paths, by identity, known to force-unwrap or not. Guarded by `lock`.
     @exclusivity(unchecked) private var unwrapping: [ObjectIdentifier: Bool] = [:]
 
     func forceUnwraps(_ keyPath: InternedKeyPath) -> Bool {
