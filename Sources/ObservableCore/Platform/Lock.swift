@@ -9,7 +9,8 @@ import Musl
 import Android
 #endif
 
-/// A non-recursive mutex guarding the mutable fields of the class that owns it.
+/// A non-recursive mutex guarding the mutable fields of the class that owns it. Its one unsafe part,
+/// the mutex's own allocation (a `pthread_mutex_t` must not move), is made and freed here.
 ///
 /// A `pthread_mutex_t` rather than `Synchronization.Mutex`: ThreadSanitizer intercepts pthread
 /// mutexes, while `Mutex`'s futex path is invisible to it (Swift 6.3 on Linux reports a race on every

@@ -1,5 +1,6 @@
 /// A run of list entries a change is delivered to, borrowed: whoever hands it out keeps the entries
-/// alive while it is used. `nil` slots are holes left by cancelled observations.
+/// alive, and in place, while it is used (a set's read of its list, see `ReadGate`; a manual change's
+/// `RetainedEntries`). `nil` slots are holes left by cancelled observations.
 @usableFromInline
 struct EntryRun {
     @usableFromInline let slots: UnsafePointer<Unmanaged<ListEntry>?>
