@@ -73,11 +73,16 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
         super.init(options: [.old, .new], keyPath: keyPath, handler: handler, notify: notify)
     }
 
-    /// Whether `entry` is a live observation of this class: one a set may call with the change it
-    /// built once (`deliverFirst`, `deliver`) instead of through its `notify`.
+    /// The class's identity, for `sharesChange`: a set looks it up once (for a generic class it is a
+    /// call), not once per entry.
     @inlinable @inline(__always)
-    static func sharesChange(_ entry: ListEntry) -> Bool {
-        ObjectIdentifier(type(of: entry)) == ObjectIdentifier(Self.self) && entry.state.load(ordering: .acquiring) != 0
+    static var identity: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Whether `entry` is a live observation of the class whose `identity` is given: one a set may
+    /// call with the change it built once (`deliverFirst`, `deliver`) instead of through its `notify`.
+    @inlinable @inline(__always)
+    static func sharesChange(_ entry: ListEntry, identity: ObjectIdentifier) -> Bool {
+        ObjectIdentifier(type(of: entry)) == identity && entry.state.load(ordering: .acquiring) != 0
     }
 
     /// Builds the change for the first entry `sharesChange` accepted and calls its handler with it;

@@ -45,13 +45,14 @@ extension EntryRun {
         _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
     ) {
         typealias Sharing = DefaultOptionsObservation<Object, Value>
+        let sharing = Sharing.identity
         BorrowedValue.lend(oldValue) { old in
             BorrowedValue.lend(newValue) { new in
                 var index = 0
                 // Up to the first entry that shares the change.
                 while index < count {
                     if let entry = slots[index] {
-                        if entry._withUnsafeGuaranteedRef(Sharing.sharesChange) { break }
+                        if entry._withUnsafeGuaranteedRef({ Sharing.sharesChange($0, identity: sharing) }) { break }
                         entry._withUnsafeGuaranteedRef { $0.notify($0, object, old, new, mutation, stamp) }
                     }
                     index += 1
@@ -67,7 +68,7 @@ extension EntryRun {
                 while slot < end {
                     slot.pointee?._withUnsafeGuaranteedRef { entry in
                         // Ended ones go to `notify`, which does nothing for them.
-                        if Sharing.sharesChange(entry) {
+                        if Sharing.sharesChange(entry, identity: sharing) {
                             Sharing.deliver(&change, to: entry, object)
                         } else {
                             entry.notify(entry, object, old, new, mutation, stamp)
