@@ -1,7 +1,9 @@
 /// The entries of one list in one allocation: a header, then `capacity` slots, each `nil` (a hole
 /// left by a cancelled observation) or holding one strong reference to its entry. Not a class: it
 /// is published to sets as a bare pointer (`ObserverList.published`) and read without reference
-/// counting, its lifetime managed by its list.
+/// counting, its lifetime managed by its list. Not a `ManagedBuffer` either, for the same reason: that
+/// is a reference-counted object, whose lifetime would still be managed by hand here (through
+/// `Unmanaged`), with a count nobody uses and an object header in front of the slots.
 ///
 /// Assumes that `raw` is an allocation made by `allocate(capacity:)` and not yet freed, that the
 /// slots below `count` are initialised and the others are not, and that only its list's lock holder
