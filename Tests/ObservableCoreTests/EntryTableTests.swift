@@ -17,6 +17,13 @@ struct EntryTableTests {
         return (strong, weak)
     }
 
+    /// A table of `capacity` holding `entries`, in order.
+    private static func table(holding entries: [ListEntry], capacity: Int) -> EntryTable {
+        let table = EntryTable.allocate(capacity: capacity)
+        for entry in entries { table.append(entry) }
+        return table
+    }
+
     private static func identities(_ table: EntryTable) -> [ObjectIdentifier?] {
         (0 ..< table.count).map { index in table[index].map { ObjectIdentifier($0.takeUnretainedValue()) } }
     }
@@ -24,8 +31,7 @@ struct EntryTableTests {
     @Test("appended entries are held by the table, in order, until it is destroyed")
     func appendAndDestroy() {
         var (strong, weak) = Self.entries(3)
-        let table = EntryTable.allocate(capacity: 4)
-        for entry in strong { table.append(entry) }
+        let table = Self.table(holding: strong, capacity: 4)
         #expect(table.count == 3 && table.capacity == 4)
         #expect(Self.identities(table) == strong.map { ObjectIdentifier($0) })
         strong.removeAll()
@@ -37,8 +43,7 @@ struct EntryTableTests {
     @Test("growing moves the entries, keeping places, counts and one reference each")
     func grow() {
         var (strong, weak) = Self.entries(4)
-        let small = EntryTable.allocate(capacity: 4)
-        for entry in strong { small.append(entry) }
+        let small = Self.table(holding: strong, capacity: 4)
         small.willChangeCount = 2
         let grown = small.grown(to: 9)
         #expect(grown.capacity == 9 && grown.count == 4 && grown.willChangeCount == 2)
@@ -52,8 +57,7 @@ struct EntryTableTests {
     @Test("a copy holds its own references: each table keeps the entries until it is destroyed")
     func copy() {
         var (strong, weak) = Self.entries(3)
-        let table = EntryTable.allocate(capacity: 4)
-        for entry in strong { table.append(entry) }
+        let table = Self.table(holding: strong, capacity: 4)
         _ = table.take(at: 1)?.release()
         let copy = table.copy(capacity: 8)
         #expect(copy.capacity == 8)
@@ -91,8 +95,7 @@ struct EntryTableTests {
     @Test("taking all empties the table and hands over its references; retained entries are extra ones")
     func takeAllAndRetained() {
         var (strong, weak) = Self.entries(3)
-        let table = EntryTable.allocate(capacity: 4)
-        for entry in strong { table.append(entry) }
+        let table = Self.table(holding: strong, capacity: 4)
         table.willChangeCount = 1
         let retained = table.retainedEntries()
         let all = table.takeAll()
