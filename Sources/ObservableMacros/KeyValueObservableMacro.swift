@@ -4,7 +4,8 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@KeyValueObservable` on a class: marks every eligible stored `var` `@Observed` (those without
-/// `@Unobserved`) and adds the `KeyValueObservable` conformance when the class does not have it yet.
+/// `@Unobserved`), adds the `KeyValueObservable` conformance when the class does not have it yet, and
+/// writes the `Codable` conformance the class declares (see `CodableConformance`).
 ///
 /// Eligible means exactly what `@Observed` accepts, minus overrides (those stay explicit): so a `let`,
 /// a computed, `static`, `lazy` or wrapped property is left as it is. A stored `var` that `@Observed`
@@ -40,6 +41,20 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
             problems.forEach(context.diagnose)
         }
         return []
+    }
+}
+
+extension KeyValueObservableMacro: MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let declaration = declaration.as(ClassDeclSyntax.self), let coding = CodableConformance(declaration) else { return [] }
+        let (members, problems) = coding.expansion(of: declaration)
+        problems.forEach(context.diagnose)
+        return members
     }
 }
 

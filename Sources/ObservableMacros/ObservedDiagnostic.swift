@@ -22,6 +22,9 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case opaqueType(type: String)
     case nonisolatedUnsafe
     case nonisolatedInIsolatedClass(isolation: String)
+    case codableNeedsClassAttribute(className: String, protocol: String)
+    case codingKeyWithoutProperty(key: String, className: String)
+    case propertyWithoutCodingKey(name: String)
 
     var message: String {
         switch self {
@@ -63,6 +66,12 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'@Observed' cannot be applied to a 'nonisolated(unsafe)' property: it makes the property computed, where 'nonisolated(unsafe)' has no effect; leave the property unobserved, or drop '(unsafe)' in a class that is not actor-isolated"
         case .nonisolatedInIsolatedClass(let isolation):
             "'nonisolated' cannot be applied to a mutable stored property of a '@\(isolation)' class, with or without '@Observed'"
+        case .codableNeedsClassAttribute(let className, let coding):
+            "'@Observed' in a '\(coding)' class needs '@KeyValueObservable' on '\(className)', which writes the conformance the compiler cannot synthesize for observed properties (it observes every stored 'var': mark any to leave alone '@Unobserved')"
+        case .codingKeyWithoutProperty(let key, let className):
+            "CodingKey case '\(key)' does not match any stored property of '\(className)'"
+        case .propertyWithoutCodingKey(let name):
+            "'init(from:)' cannot set '\(name)': it has no case in 'CodingKeys' and no initial value; add 'case \(name)' to 'CodingKeys' or give it an initial value"
         }
     }
 
@@ -87,6 +96,9 @@ enum ObservedDiagnostic: DiagnosticMessage {
         case .opaqueType: "opaqueType"
         case .nonisolatedUnsafe: "nonisolatedUnsafe"
         case .nonisolatedInIsolatedClass: "nonisolatedInIsolatedClass"
+        case .codableNeedsClassAttribute: "codableNeedsClassAttribute"
+        case .codingKeyWithoutProperty: "codingKeyWithoutProperty"
+        case .propertyWithoutCodingKey: "propertyWithoutCodingKey"
         }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }

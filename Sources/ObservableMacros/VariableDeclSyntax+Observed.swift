@@ -19,15 +19,7 @@ extension VariableDeclSyntax {
 
     /// `true` when the binding has accessors other than `willSet`/`didSet` (which still mean stored).
     var isComputed: Bool {
-        guard let accessorBlock = observedBinding?.accessorBlock ?? bindings.first?.accessorBlock else { return false }
-        switch accessorBlock.accessors {
-        case .getter:
-            return true
-        case .accessors(let accessors):
-            return accessors.contains {
-                $0.accessorSpecifier.tokenKind != .keyword(.willSet) && $0.accessorSpecifier.tokenKind != .keyword(.didSet)
-            }
-        }
+        bindings.first?.isComputed ?? false
     }
 
     /// Several bindings or a tuple pattern: the compiler never runs accessor macros on these (it
@@ -46,6 +38,10 @@ extension VariableDeclSyntax {
 
         if let detail = Self.containerProblem(lexicalContext) {
             report(attribute, .invalidContainer(detail: detail))
+        }
+        if let container = lexicalContext.first?.as(ClassDeclSyntax.self), !container.hasKeyValueObservableAttribute,
+           let coding = CodableConformance.declaredProtocol(of: container) {
+            report(attribute, .codableNeedsClassAttribute(className: container.name.text, protocol: coding))
         }
         if bindingSpecifier.tokenKind == .keyword(.let) {
             report(bindingSpecifier, .letConstant, fixIts: [
@@ -239,6 +235,17 @@ extension VariableDeclSyntax {
             ]
         )
         return [DeclSyntax(declaration)] + (hoister.namespaceDeclaration.map { [$0] } ?? [])
+    }
+}
+
+extension ClassDeclSyntax {
+    /// Whether `@KeyValueObservable` is written on the class.
+    var hasKeyValueObservableAttribute: Bool {
+        attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            let name = attribute.attributeName.trimmedDescription
+            return name == "KeyValueObservable" || name == "ObservableCore.KeyValueObservable"
+        }
     }
 }
 

@@ -30,7 +30,20 @@ public protocol KeyValueObservable: AnyObject {}
 /// leaves as written. Overrides are not marked (write `@Observed override var` where wanted). A
 /// stored `var` declaring several bindings (`var a = 1, b = 2`) is an error: declare them
 /// separately, or mark the declaration `@Unobserved`.
+///
+/// A class declaring `Codable`, `Encodable` or `Decodable` gets the conformance the compiler would
+/// synthesise for it without the macro (which it cannot synthesise with it): `CodingKeys` named as
+/// the properties are written, `init(from:)` and `encode(to:)`, each only where the class does not
+/// declare its own.
+///
+/// ```swift
+/// @KeyValueObservable
+/// final class Settings: Codable {
+///     var volume = 3     // encoded as {"volume":3}
+/// }
+/// ```
 @attached(memberAttribute)
+@attached(member, names: named(CodingKeys), named(init), named(encode))
 @attached(extension, conformances: KeyValueObservable)
 public macro KeyValueObservable() = #externalMacro(module: "ObservableMacros", type: "KeyValueObservableMacro")
 

@@ -1,0 +1,204 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// The `Codable` conformance `@KeyValueObservable` writes for a class that declares `Codable`,
+/// `Encodable` or `Decodable` itself: what the compiler would synthesise for the same class without
+/// the macro, which it cannot synthesise with it (an observed property is computed, and its storage
+/// and slot are stored properties of other names and types).
+///
+/// As the compiler does: keys are the stored properties' names as written (or the cases of the
+/// user's `CodingKeys`), every stored property counts (`weak`, `unowned` and unobserved ones too,
+/// not `lazy`, `static` or overriding ones), optionals use `…IfPresent`, a `let` with an initial
+/// value is encoded but not decoded, a wrapped property codes its wrapper. What the class declares
+/// itself (`CodingKeys`, `init(from:)`, `encode(to:)`) is kept, and only the rest is written.
+struct CodableConformance {
+    /// A stored property as coding sees it.
+    struct Property {
+        /// The name as written (backticks kept), which is also its key.
+        let name: TokenSyntax
+        /// What the coding reads and assigns: the name, or the wrapper's storage `_name`.
+        let member: String
+        /// Whether decoding leaves it alone (a `let` with an initial value).
+        let isConstantWithValue: Bool
+        /// Whether a decoder may skip it: it has an initial value, or is an optional `var`.
+        let hasDefault: Bool
+        let node: PatternBindingSyntax
+    }
+
+    let encodes: Bool
+    let decodes: Bool
+
+    /// The coding protocols the class names in its own inheritance clause; `nil` when none.
+    init?(_ declaration: ClassDeclSyntax) {
+        let names = Self.declaredProtocols(declaration)
+        encodes = names.contains("Codable") || names.contains("Encodable")
+        decodes = names.contains("Codable") || names.contains("Decodable")
+        guard encodes || decodes else { return nil }
+    }
+
+    /// The first of `Codable`, `Encodable` and `Decodable` the class names in its inheritance clause.
+    static func declaredProtocol(of declaration: ClassDeclSyntax) -> String? {
+        declaration.inheritanceClause?.inheritedTypes.lazy.flatMap { unqualifiedNames($0.type) }
+            .first { ["Codable", "Encodable", "Decodable"].contains($0) }
+    }
+
+    private static func declaredProtocols(_ declaration: ClassDeclSyntax) -> Set<String> {
+        Set(declaration.inheritanceClause?.inheritedTypes.flatMap { unqualifiedNames($0.type) } ?? [])
+    }
+
+    /// The names in an inherited type, without a standard module's prefix (`Swift.Codable`).
+    private static func unqualifiedNames(_ type: TypeSyntax) -> [String] {
+        if let composition = type.as(CompositionTypeSyntax.self) {
+            return composition.elements.flatMap { unqualifiedNames($0.type) }
+        }
+        if let attributed = type.as(AttributedTypeSyntax.self) {   // `@MainActor Codable`
+            return unqualifiedNames(attributed.baseType)
+        }
+        let name = type.trimmedDescription
+        for module in ["Swift.", "ObservableCore.", "Observation."] where name.hasPrefix(module) {
+            return [String(name.dropFirst(module.count))]
+        }
+        return [name]
+    }
+
+    /// Whether the class surely has no superclass: the first type it inherits (where a superclass
+    /// must be written) is a protocol this macro knows. Otherwise it may be a subclass, whose
+    /// initializers a macro cannot know.
+    private static func isSurelyRoot(_ declaration: ClassDeclSyntax) -> Bool {
+        guard let first = declaration.inheritanceClause?.inheritedTypes.first?.type else { return true }
+        let knownProtocols: Set<String> = [
+            "Codable", "Encodable", "Decodable", "KeyValueObservable", "Observable", "Sendable", "AnyObject",
+            "Equatable", "Hashable", "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible",
+        ]
+        return unqualifiedNames(first).allSatisfy(knownProtocols.contains)
+    }
+
+    /// Whether the class gets the implicit `init()`, which a written `init(from:)` would take away
+    /// (the compiler's synthesised one does not): no designated initializer of its own, a value for
+    /// every stored property, and no superclass.
+    private static func hasImplicitInitializer(_ declaration: ClassDeclSyntax, members: [DeclSyntax], properties: [Property]) -> Bool {
+        let declaresInitializer = members.contains {
+            guard let initializer = $0.as(InitializerDeclSyntax.self) else { return false }
+            return !initializer.modifiers.contains { $0.name.tokenKind == .keyword(.convenience) }
+        }
+        return !declaresInitializer && properties.allSatisfy(\.hasDefault) && isSurelyRoot(declaration)
+    }
+
+    /// The members to add, and the problems that stop them (reported on the user's declarations).
+    func expansion(of declaration: ClassDeclSyntax) -> (members: [DeclSyntax], problems: [Diagnostic]) {
+        let members = declaration.memberBlock.members.map(\.decl)
+        let properties = members.compactMap { $0.as(VariableDeclSyntax.self) }.flatMap(Self.storedProperties)
+        let userKeys = members.lazy.compactMap { $0.as(EnumDeclSyntax.self) }.first { $0.name.text == "CodingKeys" }
+        let writesDecoder = decodes && !members.contains(where: Self.isDecodingInitializer)
+        let writesEncoder = encodes && !members.contains(where: Self.isEncodingMethod)
+        guard writesDecoder || writesEncoder else { return ([], []) }
+
+        var problems: [Diagnostic] = []
+        var coded = properties
+        if let userKeys {
+            let cases = userKeys.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }.flatMap(\.elements)
+            let caseNames = Set(cases.compactMap { $0.name.identifierText })
+            let propertyNames = Set(properties.compactMap { $0.name.identifierText })
+            for element in cases where !propertyNames.contains(element.name.identifierText ?? "") {
+                problems.append(Diagnostic(node: Syntax(element.name), message: ObservedDiagnostic.codingKeyWithoutProperty(
+                    key: element.name.trimmedDescription, className: declaration.name.text)))
+            }
+            coded = properties.filter { caseNames.contains($0.name.identifierText ?? "") }
+            if writesDecoder {
+                for property in properties where !property.hasDefault && !caseNames.contains(property.name.identifierText ?? "") {
+                    problems.append(Diagnostic(node: Syntax(property.node.pattern), message: ObservedDiagnostic.propertyWithoutCodingKey(
+                        name: property.name.trimmedDescription)))
+                }
+            }
+        }
+        guard problems.isEmpty else { return ([], problems) }
+
+        let type = declaration.name.trimmed
+        let isPublic = declaration.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }
+        let isFinal = declaration.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        let access = isPublic ? "public " : ""
+        var result: [DeclSyntax] = []
+        if userKeys == nil {
+            let cases = coded.map { "case \($0.name.text)" }.joined(separator: "\n")
+            result.append("private enum CodingKeys: CodingKey {\n\(raw: cases)\n}")
+        }
+        if writesDecoder {
+            let decoded = coded.filter { !$0.isConstantWithValue }
+            let body = decoded.isEmpty
+                ? "_ = try decoder.container(keyedBy: CodingKeys.self)"
+                : (["let container = try decoder.container(keyedBy: CodingKeys.self)"] + decoded.map {
+                    "self.\($0.member) = try container._observedDecode(\\\(type).\($0.member), forKey: .\($0.name.text))"
+                }).joined(separator: "\n")
+            result.append("\(raw: access)\(raw: isFinal ? "" : "required ")init(from decoder: any Decoder) throws {\n\(raw: body)\n}")
+            if Self.hasImplicitInitializer(declaration, members: members, properties: properties) {
+                // Internal, as the implicit one is, also in a public class.
+                result.append("init() {\n}")
+            }
+        }
+        if writesEncoder {
+            let body = coded.isEmpty
+                ? "_ = encoder.container(keyedBy: CodingKeys.self)"
+                : (["var container = encoder.container(keyedBy: CodingKeys.self)"] + coded.map {
+                    "try container._observedEncode(self.\($0.member), forKey: .\($0.name.text))"
+                }).joined(separator: "\n")
+            result.append("\(raw: access)func encode(to encoder: any Encoder) throws {\n\(raw: body)\n}")
+        }
+        return (result, [])
+    }
+
+    /// The stored properties one declaration adds, as the compiler's synthesis counts them.
+    private static func storedProperties(_ declaration: VariableDeclSyntax) -> [Property] {
+        guard ![.static, .class, .lazy, .override].contains(where: declaration.hasModifier) else { return [] }
+        let isLet = declaration.bindingSpecifier.tokenKind == .keyword(.let)
+        let isWrapped = declaration.hasPropertyWrapper(besides: "@Observed")
+        var properties: [Property] = []
+        for (index, binding) in declaration.bindings.enumerated() {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed,
+                  !binding.isComputed, let text = name.identifierText else { continue }
+            // In `var a, b: Int` the type of `a` is the next annotation's.
+            let type = declaration.bindings.dropFirst(index).lazy.compactMap(\.typeAnnotation?.type).first
+            let hasValue = binding.initializer != nil
+            properties.append(Property(
+                name: name, member: isWrapped ? "_" + text : name.text, isConstantWithValue: isLet && hasValue,
+                hasDefault: hasValue || (!isLet && type?.isOptional == true) || isWrapped, node: binding))
+        }
+        return properties
+    }
+
+    private static func isDecodingInitializer(_ member: DeclSyntax) -> Bool {
+        guard let initializer = member.as(InitializerDeclSyntax.self) else { return false }
+        let parameters = initializer.signature.parameterClause.parameters
+        return parameters.count == 1 && parameters.first?.firstName.text == "from"
+    }
+
+    private static func isEncodingMethod(_ member: DeclSyntax) -> Bool {
+        guard let function = member.as(FunctionDeclSyntax.self), function.name.text == "encode" else { return false }
+        let parameters = function.signature.parameterClause.parameters
+        return parameters.count == 1 && parameters.first?.firstName.text == "to"
+    }
+}
+
+extension PatternBindingSyntax {
+    /// Whether this binding has accessors other than `willSet`/`didSet` (which still mean stored).
+    var isComputed: Bool {
+        guard let accessorBlock else { return false }
+        switch accessorBlock.accessors {
+        case .getter:
+            return true
+        case .accessors(let accessors):
+            return accessors.contains {
+                $0.accessorSpecifier.tokenKind != .keyword(.willSet) && $0.accessorSpecifier.tokenKind != .keyword(.didSet)
+            }
+        }
+    }
+}
+
+extension TypeSyntax {
+    /// `T?`, `T!` or `Optional<T>` as written.
+    var isOptional: Bool {
+        if self.is(OptionalTypeSyntax.self) || self.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        guard let identifier = self.as(IdentifierTypeSyntax.self) else { return false }
+        return identifier.name.text == "Optional" && identifier.genericArgumentClause != nil
+    }
+}

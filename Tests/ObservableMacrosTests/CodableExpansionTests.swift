@@ -1,0 +1,213 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// What `@KeyValueObservable` writes for a class that declares a coding protocol. The properties
+/// here are `@Unobserved` or constants, so that only the coding members appear in the expansion;
+/// `CodableTests` proves the same members with observed properties, against the compiler's own
+/// synthesis for plain twins.
+@Suite("@KeyValueObservable Codable expansion")
+struct CodableExpansionTests {
+    @Test("a Codable class gets CodingKeys, init(from:) and encode(to:) for every stored property")
+    func writesConformance() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Tag: Codable {
+                @Unobserved var name = ""
+                @Unobserved weak var owner: Tag?
+                let id: Int
+                let kind = 1
+                var total: Int { 0 }
+                static let shared = 0
+                init(id: Int) { self.id = id }
+            }
+            """,
+            expandedSource: #"""
+            final class Tag: Codable {
+                var name = ""
+                weak var owner: Tag?
+                let id: Int
+                let kind = 1
+                var total: Int { 0 }
+                static let shared = 0
+                init(id: Int) { self.id = id }
+
+                private enum CodingKeys: CodingKey {
+                    case name
+                    case owner
+                    case id
+                    case kind
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.name = try container._observedDecode(\Tag.name, forKey: .name)
+                    self.owner = try container._observedDecode(\Tag.owner, forKey: .owner)
+                    self.id = try container._observedDecode(\Tag.id, forKey: .id)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container._observedEncode(self.name, forKey: .name)
+                    try container._observedEncode(self.owner, forKey: .owner)
+                    try container._observedEncode(self.id, forKey: .id)
+                    try container._observedEncode(self.kind, forKey: .kind)
+                }
+            }
+
+            extension Tag: ObservableCore.KeyValueObservable {
+            }
+            """#
+        )
+    }
+
+    @Test("a public, non-final class: public members, a required init(from:), and the implicit init() kept")
+    func publicClass() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            public class Tag: ObservableCore.KeyValueObservable, Swift.Decodable {
+                @Unobserved var name = ""
+            }
+            """,
+            expandedSource: #"""
+            public class Tag: ObservableCore.KeyValueObservable, Swift.Decodable {
+                var name = ""
+
+                private enum CodingKeys: CodingKey {
+                    case name
+                }
+
+                public required init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.name = try container._observedDecode(\Tag.name, forKey: .name)
+                }
+
+                init() {
+                }
+            }
+
+            extension Tag: ObservableCore.KeyValueObservable {
+            }
+            """#
+        )
+        // (The harness always adds the conformance it is told of; the compiler asks only for those
+        // the class lacks, so a class declaring it gets no extension.)
+    }
+
+    @Test("the class's own CodingKeys, init(from:) and encode(to:) are kept; a wrapped property codes its wrapper")
+    func keepsWhatTheClassDeclares() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Tag: Codable {
+                @Unobserved var name = ""
+                @Clamped var level = 1
+                enum CodingKeys: String, CodingKey {
+                    case name = "n"
+                    case level
+                }
+                func encode(to encoder: any Encoder) throws {}
+            }
+            """,
+            expandedSource: #"""
+            final class Tag: Codable {
+                var name = ""
+                @Clamped var level = 1
+                enum CodingKeys: String, CodingKey {
+                    case name = "n"
+                    case level
+                }
+                func encode(to encoder: any Encoder) throws {}
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.name = try container._observedDecode(\Tag.name, forKey: .name)
+                    self._level = try container._observedDecode(\Tag._level, forKey: .level)
+                }
+
+                init() {
+                }
+            }
+
+            extension Tag: ObservableCore.KeyValueObservable {
+            }
+            """#
+        )
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Tag: Codable {
+                @Unobserved var name = ""
+                init(from decoder: any Decoder) throws {}
+                func encode(to encoder: any Encoder) throws {}
+            }
+            """,
+            expandedSource: """
+            final class Tag: Codable {
+                var name = ""
+                init(from decoder: any Decoder) throws {}
+                func encode(to encoder: any Encoder) throws {}
+            }
+
+            extension Tag: ObservableCore.KeyValueObservable {
+            }
+            """
+        )
+    }
+
+    @Test("a CodingKeys case without a property, and a property without a case or a value, are errors on them")
+    func codingKeysMismatch() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Tag: Codable {
+                @Unobserved var name = ""
+                let id: Int
+                enum CodingKeys: CodingKey {
+                    case name, colour
+                }
+            }
+            """,
+            expandedSource: """
+            final class Tag: Codable {
+                var name = ""
+                let id: Int
+                enum CodingKeys: CodingKey {
+                    case name, colour
+                }
+            }
+
+            extension Tag: ObservableCore.KeyValueObservable {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "CodingKey case 'colour' does not match any stored property of 'Tag'", line: 6, column: 20),
+                DiagnosticSpec(
+                    message: "'init(from:)' cannot set 'id': it has no case in 'CodingKeys' and no initial value; add 'case id' to 'CodingKeys' or give it an initial value",
+                    line: 4, column: 9),
+            ]
+        )
+    }
+
+    @Test("@Observed in a Codable class without the class attribute says what to do, on the attribute")
+    func observedNeedsClassAttribute() {
+        assertObservedExpansion(
+            """
+            final class Settings: KeyValueObservable, Codable {
+                @Observed var volume = 3
+            }
+            """,
+            expandedSource: """
+            final class Settings: KeyValueObservable, Codable {
+                var volume = 3
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' in a 'Codable' class needs '@KeyValueObservable' on 'Settings', which writes the conformance the compiler cannot synthesize for observed properties (it observes every stored 'var': mark any to leave alone '@Unobserved')",
+                    line: 2, column: 5),
+            ]
+        )
+    }
+}
