@@ -1,6 +1,8 @@
 // A guided tour of ObservableCore: run it with `swift run Demo`.
 import Dispatch
+import Foundation
 import ObservableCore
+import Observation
 
 final class Address: KeyValueObservable {
     @Observed var city: String
@@ -18,6 +20,25 @@ final class Person: KeyValueObservable {
 
 final class Settings: KeyValueObservable {
     @Observed var showsAge = true
+}
+
+/// An app model that is saved as JSON: the class attribute writes its `Codable` conformance.
+@KeyValueObservable
+final class Preferences: Codable {
+    var volume = 3
+    var theme = "dark"
+}
+
+/// One model, two kinds of observers: declaring `Observable` makes every `@Observed` property
+/// report to Observation too, which is what SwiftUI tracks.
+final class Room: KeyValueObservable, Observable {
+    @Observed var name: String
+    init(name: String) { self.name = name }
+}
+
+final class Speaker: KeyValueObservable, Observable {
+    @Observed var volume = 3
+    @Observed var room: Room?
 }
 
 final class ProfileViewModel {
@@ -272,6 +293,39 @@ func tour() {
         return seen
     }
     say("for await saw ages \(ages)")
+
+    section("A Codable model, observed like any other")
+    let preferences = Preferences()
+    preferences.volume = 7
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    if let data = try? encoder.encode(preferences),
+       let decoded = try? JSONDecoder().decode(Preferences.self, from: data) {
+        say("saved as \(String(decoding: data, as: UTF8.self))")
+        let themeToken = decoded.observe(\.theme) { _, change in say("decoded copy's theme: \(show(change.oldValue)) -> \(show(change.newValue))") }
+        decoded.theme = "light"
+        themeToken.cancel()
+    }
+
+    section("One model, two kinds of observers: KVO-style and Observation (SwiftUI's)")
+    let speaker = Speaker()
+    speaker.room = Room(name: "den")
+    let volumeToken = speaker.observe(\.volume, options: [.old, .new]) { _, change in
+        say("KVO-style: volume \(show(change.oldValue)) -> \(show(change.newValue))")
+    }
+    let roomToken = speaker.observe(\.room?.name, options: [.new]) { _, change in
+        say("KVO-style: room name \(show(change.newValue ?? nil))")
+    }
+    // What SwiftUI does for a view's body: track what it reads, hear the first change (at willSet).
+    withObservationTracking {
+        say("a view reads volume \(speaker.volume) in \(speaker.room?.name ?? "-")")
+    } onChange: {
+        say("Observation: something the view read will change: SwiftUI would redraw it")
+    }
+    speaker.volume = 8
+    speaker.room = Room(name: "hall")
+    volumeToken.cancel()
+    roomToken.cancel()
 
     print("\nThe end. Next: read README.md, then run `swift test`.")
 }

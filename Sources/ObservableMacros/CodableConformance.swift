@@ -31,7 +31,7 @@ struct CodableConformance {
 
     /// The coding protocols the class names in its own inheritance clause; `nil` when none.
     init?(_ declaration: ClassDeclSyntax) {
-        let names = Self.declaredProtocols(declaration)
+        let names = Set(declaration.inheritedTypeNames)
         encodes = names.contains("Codable") || names.contains("Encodable")
         decodes = names.contains("Codable") || names.contains("Decodable")
         guard encodes || decodes else { return nil }
@@ -39,27 +39,7 @@ struct CodableConformance {
 
     /// The first of `Codable`, `Encodable` and `Decodable` the class names in its inheritance clause.
     static func declaredProtocol(of declaration: ClassDeclSyntax) -> String? {
-        declaration.inheritanceClause?.inheritedTypes.lazy.flatMap { unqualifiedNames($0.type) }
-            .first { ["Codable", "Encodable", "Decodable"].contains($0) }
-    }
-
-    private static func declaredProtocols(_ declaration: ClassDeclSyntax) -> Set<String> {
-        Set(declaration.inheritanceClause?.inheritedTypes.flatMap { unqualifiedNames($0.type) } ?? [])
-    }
-
-    /// The names in an inherited type, without a standard module's prefix (`Swift.Codable`).
-    private static func unqualifiedNames(_ type: TypeSyntax) -> [String] {
-        if let composition = type.as(CompositionTypeSyntax.self) {
-            return composition.elements.flatMap { unqualifiedNames($0.type) }
-        }
-        if let attributed = type.as(AttributedTypeSyntax.self) {   // `@MainActor Codable`
-            return unqualifiedNames(attributed.baseType)
-        }
-        let name = type.trimmedDescription
-        for module in ["Swift.", "ObservableCore.", "Observation."] where name.hasPrefix(module) {
-            return [String(name.dropFirst(module.count))]
-        }
-        return [name]
+        declaration.inheritedTypeNames.first { ["Codable", "Encodable", "Decodable"].contains($0) }
     }
 
     /// Whether the class surely has no superclass: the first type it inherits (where a superclass
@@ -71,7 +51,7 @@ struct CodableConformance {
             "Codable", "Encodable", "Decodable", "KeyValueObservable", "Observable", "Sendable", "AnyObject",
             "Equatable", "Hashable", "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible",
         ]
-        return unqualifiedNames(first).allSatisfy(knownProtocols.contains)
+        return ClassDeclSyntax.unqualifiedNames(first).allSatisfy(knownProtocols.contains)
     }
 
     /// Whether the class gets the implicit `init()`, which a written `init(from:)` would take away

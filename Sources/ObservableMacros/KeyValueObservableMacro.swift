@@ -20,7 +20,8 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
         providingAttributesFor member: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
-        guard declaration.is(ClassDeclSyntax.self), let property = member.as(VariableDeclSyntax.self) else { return [] }
+        guard let declaration = declaration.as(ClassDeclSyntax.self), !declaration.hasObservableMacro,
+              let property = member.as(VariableDeclSyntax.self) else { return [] }
         let marked = property.attributes.contains { element in
             guard case .attribute(let attribute) = element else { return false }
             let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init)
@@ -51,9 +52,20 @@ extension KeyValueObservableMacro: MemberMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let declaration = declaration.as(ClassDeclSyntax.self), let coding = CodableConformance(declaration) else { return [] }
-        let (members, problems) = coding.expansion(of: declaration)
-        problems.forEach(context.diagnose)
+        guard let declaration = declaration.as(ClassDeclSyntax.self) else { return [] }
+        if declaration.hasObservableMacro {
+            context.diagnose(Diagnostic(node: Syntax(node), message: ObservedDiagnostic.keyValueObservableWithObservableMacro))
+            return []
+        }
+        var members: [DeclSyntax] = []
+        if declaration.declaresObservable {
+            members.append(ObservationBridge.registrarDeclaration(named: .identifier(ObservationBridge.classRegistrar)))
+        }
+        if let coding = CodableConformance(declaration) {
+            let (coded, problems) = coding.expansion(of: declaration)
+            problems.forEach(context.diagnose)
+            members += coded
+        }
         return members
     }
 }

@@ -25,6 +25,9 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case codableNeedsClassAttribute(className: String, protocol: String)
     case codingKeyWithoutProperty(key: String, className: String)
     case propertyWithoutCodingKey(name: String)
+    case observableMacroOnClass
+    case observationAttribute(name: String)
+    case keyValueObservableWithObservableMacro
 
     var message: String {
         switch self {
@@ -68,6 +71,12 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'nonisolated' cannot be applied to a mutable stored property of a '@\(isolation)' class, with or without '@Observed'"
         case .codableNeedsClassAttribute(let className, let coding):
             "'@Observed' in a '\(coding)' class needs '@KeyValueObservable' on '\(className)', which writes the conformance the compiler cannot synthesize for observed properties (it observes every stored 'var': mark any to leave alone '@Unobserved')"
+        case .observableMacroOnClass:
+            "'@Observed' cannot be used in an '@Observable' class: both macros make the property computed; remove '@Observable' and declare the conformance instead (': Observable'), which '@Observed' then reports to as '@Observable' would"
+        case .observationAttribute(let name):
+            "'@Observed' cannot be combined with '@\(name)', which belongs to '@Observable'; in a class declaring 'Observable', '@Observed' reports to Observation itself"
+        case .keyValueObservableWithObservableMacro:
+            "'@KeyValueObservable' cannot be combined with '@Observable': both macros make the properties computed; remove '@Observable' and declare the conformance instead (': Observable'), which the observed properties then report to as with '@Observable'"
         case .codingKeyWithoutProperty(let key, let className):
             "CodingKey case '\(key)' does not match any stored property of '\(className)'"
         case .propertyWithoutCodingKey(let name):
@@ -99,6 +108,9 @@ enum ObservedDiagnostic: DiagnosticMessage {
         case .codableNeedsClassAttribute: "codableNeedsClassAttribute"
         case .codingKeyWithoutProperty: "codingKeyWithoutProperty"
         case .propertyWithoutCodingKey: "propertyWithoutCodingKey"
+        case .observableMacroOnClass: "observableMacroOnClass"
+        case .observationAttribute: "observationAttribute"
+        case .keyValueObservableWithObservableMacro: "keyValueObservableWithObservableMacro"
         }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }

@@ -30,16 +30,23 @@ public struct ObservedMacro {
         let property: TokenSyntax
         let storage: TokenSyntax
         let slot: TokenSyntax
+        /// The Observation registrar the accessors report to, in a class declaring `Observable`:
+        /// the class's one when `@KeyValueObservable` adds it, else the property's own peer.
+        let registrar: TokenSyntax
 
-        init?(_ declaration: VariableDeclSyntax) {
+        init?(_ declaration: VariableDeclSyntax, in container: ClassDeclSyntax?) {
             guard let identifier = declaration.observedIdentifier, let text = identifier.identifierText else { return nil }
-            self.init(property: identifier, storage: .identifier("_" + text), slot: .identifier("_$" + text))
+            let registrar = container?.hasKeyValueObservableAttribute == true
+                ? ObservationBridge.classRegistrar : ObservationBridge.propertyRegistrarPrefix + text
+            self.init(property: identifier, storage: .identifier("_" + text), slot: .identifier("_$" + text),
+                      registrar: .identifier(registrar))
         }
 
-        init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax) {
+        init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax, registrar: TokenSyntax) {
             self.property = property
             self.storage = storage
             self.slot = slot
+            self.registrar = registrar
         }
     }
 }
@@ -55,12 +62,14 @@ extension ObservedMacro: AccessorMacro {
         guard let property = declaration.as(VariableDeclSyntax.self) else { return [] }
         let problems = property.observedProblems(attribute: node, lexicalContext: context.lexicalContext)
         if property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
-        guard problems.isEmpty, let names = Names(property) else { return [] }
+        let container = context.lexicalContext.first?.as(ClassDeclSyntax.self)
+        guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
 
         let shape = AccessorShape(
             options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
-            detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext))
+            detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
+            reportsToObservation: container?.declaresObservable == true)
         let renamer = PlaceholderRenamer(names: names, change: context.makeUniqueName("change"))
         return AccessorShape.templates(for: shape).map { renamer.rewrite($0).cast(AccessorDeclSyntax.self) }
     }
@@ -77,13 +86,19 @@ struct AccessorShape: Hashable {
     /// Whether the accessors become the property's accessor block (it has no `willSet`/`didSet`),
     /// which indents them, or join the block it has.
     let isWrappedInBraces: Bool
+    /// Whether the class declares `Observable`: reads and writes are reported to its registrar too.
+    let reportsToObservation: Bool
 
-    init(options: ObservedOptions, isOverride: Bool, isWrappedInBraces: Bool, detectsCollectionsAtRunTime: Bool) {
+    init(
+        options: ObservedOptions, isOverride: Bool, isWrappedInBraces: Bool, detectsCollectionsAtRunTime: Bool,
+        reportsToObservation: Bool
+    ) {
         skipsEqualValues = options.skipsEqualValues
         notifiesAutomatically = options.notifiesAutomatically
         self.isOverride = isOverride
         self.detectsCollectionsAtRunTime = detectsCollectionsAtRunTime
         self.isWrappedInBraces = isWrappedInBraces
+        self.reportsToObservation = reportsToObservation
     }
 
     /// The accessors of this shape with placeholder names, parsed once per plugin process and then
@@ -121,6 +136,16 @@ struct AccessorShape: Hashable {
         let names = PlaceholderRenamer.names, change = PlaceholderRenamer.change
         let isOverride = shape.isOverride
         let slot = names.slot
+        // In a class declaring `Observable`, a read is reported to Observation first, and its
+        // willSet/didSet bracket the whole set, our notifications inside (see `ObservationBridge`).
+        // Each is a prefix of the statement after it, laid out for the accessor's body, so that it
+        // adds no blank line when empty.
+        let keyPath = "keyPath: \\.\(names.property.text)", registrar = names.registrar.text
+        let line = "\n" + indentation.description
+        let reportsAccess = shape.reportsToObservation ? "\(registrar).access(self, \(keyPath))" + line : ""
+        let reportsMutation = shape.reportsToObservation
+            ? "\(registrar).willSet(self, \(keyPath))\(line)defer {\(line)\(indentation)\(registrar).didSet(self, \(keyPath))\(line)}\(line)"
+            : ""
         // An override has no storage of its own: it wraps the superclass's property.
         let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
         var accessors: [AccessorDeclSyntax] = []
@@ -139,7 +164,7 @@ struct AccessorShape: Hashable {
         accessors.append(
             """
             get {
-                if ObservableCore.ObservationSlot.isTracking {
+                \(raw: reportsAccess)if ObservableCore.ObservationSlot.isTracking {
                     \(slot).access(self) {
                         \\.\(names.property)
                     } chained: {
@@ -154,14 +179,14 @@ struct AccessorShape: Hashable {
             accessors.append(
                 """
                 set {
-                    \(value) = newValue
+                    \(raw: reportsMutation)\(value) = newValue
                 }
                 """)
             if !isOverride {
                 accessors.append(
                     """
                     _modify {
-                        yield &\(value)
+                        \(raw: reportsAccess)\(raw: reportsMutation)yield &\(value)
                     }
                     """)
             }
@@ -170,18 +195,39 @@ struct AccessorShape: Hashable {
         let fastPath: ExprSyntax = shape.skipsEqualValues
             ? "\(slot).isObserved, !ObservableCore.ObservationSlot.isDuplicate(\(value), newValue)"
             : "\(slot).isObserved"
-        accessors.append(
-            """
-            set {
-                guard \(fastPath) else {
-                    \(value) = newValue
-                    return
+        if shape.reportsToObservation {
+            // As `@Observable` sets (Observation's willSet and didSet around the store, through
+            // `withMutation`), our notifications inside; unobserved, exactly its work.
+            accessors.append(
+                """
+                set {
+                    guard \(fastPath) else {
+                        \(raw: registrar).withMutation(of: self, keyPath: \\.\(names.property)) {
+                            \(value) = newValue
+                        }
+                        return
+                    }
+                    \(raw: registrar).withMutation(of: self, keyPath: \\.\(names.property)) {
+                        let \(change) = \(slot).willSet(self, \(value))
+                        \(value) = newValue
+                        \(slot).didSet(self, \(change), \(value))
+                    }
                 }
-                let \(change) = \(slot).willSet(self, \(value))
-                \(value) = newValue
-                \(slot).didSet(self, \(change), \(value))
-            }
-            """)
+                """)
+        } else {
+            accessors.append(
+                """
+                set {
+                    guard \(fastPath) else {
+                        \(value) = newValue
+                        return
+                    }
+                    let \(change) = \(slot).willSet(self, \(value))
+                    \(value) = newValue
+                    \(slot).didSet(self, \(change), \(value))
+                }
+                """)
+        }
         // In-place mutation without a copy. Not for an override (super's storage is not ours to
         // yield) nor when equal values are skipped (equality is only known after the mutation, too
         // late for a `.prior` notification): Swift then mutates through `get` and `set`.
@@ -190,7 +236,7 @@ struct AccessorShape: Hashable {
             accessors.append(
                 """
                 _modify {
-                    guard \(slot).isObserved else {
+                    \(raw: reportsAccess)\(raw: reportsMutation)guard \(slot).isObserved else {
                         yield &\(value)
                         return
                     }
@@ -211,7 +257,7 @@ struct AccessorShape: Hashable {
 final class PlaceholderRenamer: SyntaxRewriter {
     static let names = ObservedMacro.Names(
         property: .identifier("__ObservedMacroProperty"), storage: .identifier("__ObservedMacroStorage"),
-        slot: .identifier("__ObservedMacroSlot"))
+        slot: .identifier("__ObservedMacroSlot"), registrar: .identifier("__ObservedMacroRegistrar"))
     static let change = TokenSyntax.identifier("__ObservedMacroChange")
 
     private let replacements: [String: TokenSyntax]
@@ -219,7 +265,7 @@ final class PlaceholderRenamer: SyntaxRewriter {
     init(names: ObservedMacro.Names, change: TokenSyntax) {
         replacements = [
             Self.names.property.text: names.property, Self.names.storage.text: names.storage,
-            Self.names.slot.text: names.slot, Self.change.text: change,
+            Self.names.slot.text: names.slot, Self.names.registrar.text: names.registrar, Self.change.text: change,
         ]
         super.init(viewMode: .sourceAccurate)
     }
@@ -243,11 +289,15 @@ extension ObservedMacro: PeerMacro {
         }
         let problems = property.observedProblems(attribute: node, lexicalContext: context.lexicalContext)
         if !property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
-        guard problems.isEmpty, let names = Names(property) else { return [] }
-        let slot: DeclSyntax = "private let \(names.slot) = ObservableCore.ObservationSlot()"
-        if property.hasModifier(.override) { return [slot] }
+        let container = context.lexicalContext.first?.as(ClassDeclSyntax.self)
+        guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
+        var slot: [DeclSyntax] = ["private let \(names.slot) = ObservableCore.ObservationSlot()"]
+        if container?.declaresObservable == true, container?.hasKeyValueObservableAttribute != true {
+            slot.append(ObservationBridge.registrarDeclaration(named: names.registrar))
+        }
+        if property.hasModifier(.override) { return slot }
         let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)
             .map { $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed }
-        return [storage[0], slot] + storage.dropFirst()
+        return [storage[0]] + slot + storage.dropFirst()
     }
 }

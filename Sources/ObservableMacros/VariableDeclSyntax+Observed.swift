@@ -39,9 +39,12 @@ extension VariableDeclSyntax {
         if let detail = Self.containerProblem(lexicalContext) {
             report(attribute, .invalidContainer(detail: detail))
         }
-        if let container = lexicalContext.first?.as(ClassDeclSyntax.self), !container.hasKeyValueObservableAttribute,
-           let coding = CodableConformance.declaredProtocol(of: container) {
-            report(attribute, .codableNeedsClassAttribute(className: container.name.text, protocol: coding))
+        if let container = lexicalContext.first?.as(ClassDeclSyntax.self) {
+            if container.hasObservableMacro {
+                report(attribute, .observableMacroOnClass)
+            } else if !container.hasKeyValueObservableAttribute, let coding = CodableConformance.declaredProtocol(of: container) {
+                report(attribute, .codableNeedsClassAttribute(className: container.name.text, protocol: coding))
+            }
         }
         if bindingSpecifier.tokenKind == .keyword(.let) {
             report(bindingSpecifier, .letConstant, fixIts: [
@@ -79,7 +82,12 @@ extension VariableDeclSyntax {
             }
         }
         for case .attribute(let other) in attributes where Self.isPropertyWrapper(other, besides: attribute) {
-            report(other, .propertyWrapper(name: other.attributeName.trimmedDescription))
+            let name = other.attributeName.trimmedDescription
+            if ["ObservationTracked", "ObservationIgnored"].contains(name.split(separator: ".").last.map(String.init)) {
+                report(other, .observationAttribute(name: name))
+            } else {
+                report(other, .propertyWrapper(name: name))
+            }
         }
         problems += ObservedOptions.parse(attribute).1
         if hasModifier(.override), let binding = bindings.first, bindings.count == 1 {
@@ -235,17 +243,6 @@ extension VariableDeclSyntax {
             ]
         )
         return [DeclSyntax(declaration)] + (hoister.namespaceDeclaration.map { [$0] } ?? [])
-    }
-}
-
-extension ClassDeclSyntax {
-    /// Whether `@KeyValueObservable` is written on the class.
-    var hasKeyValueObservableAttribute: Bool {
-        attributes.contains { element in
-            guard case .attribute(let attribute) = element else { return false }
-            let name = attribute.attributeName.trimmedDescription
-            return name == "KeyValueObservable" || name == "ObservableCore.KeyValueObservable"
-        }
     }
 }
 

@@ -9,6 +9,7 @@ enum Name {
     static let plain = "plain stored property"
     static let didSet = "hand-written didSet + closure array"
     static let observed = "ObservableCore @Observed"
+    static let bridged = "ObservableCore @Observed in a class declaring Observable"
     static let observation = "Observation @Observable"
     static let published = "OpenCombine @Published"
     static let branch = "hand-written: stored property + never-taken out-of-line call"
@@ -86,6 +87,68 @@ func accessBenchmarks() -> [Benchmark] {
         Benchmark(group: "set, no observers", name: Name.published) { n in
             for i in 0..<n { published[i & objectMask].value = i }
             blackHole(published)
+        },
+    ]
+}
+
+// MARK: - reporting to Observation
+
+/// A class declaring `Observable` beside `KeyValueObservable`, against `@Observable` and against an
+/// `@Observed` class that does not declare it, in the same run.
+func bridgeBenchmarks() -> [Benchmark] {
+    let bridged = makeArray { BridgedModel() }
+    let observed = makeArray { ObservedModel() }
+    let observable = makeArray { ObservableModel() }
+    let sink = Tally()
+    let watched = BridgedModel(), watchedUnbridged = ObservedModel(), watchedObservable = ObservableModel()
+    let tokens = [
+        watched.observe(\.value, options: [.old, .new]) { _, change in sink.count &+= change.oldValue! &+ change.newValue! },
+        watchedUnbridged.observe(\.value, options: [.old, .new]) { _, change in sink.count &+= change.oldValue! &+ change.newValue! },
+    ]
+    return [
+        Benchmark(group: "bridged: get", name: Name.bridged) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= bridged[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "bridged: get", name: Name.observed) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= observed[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "bridged: get", name: Name.observation) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= observable[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "bridged: set, no observers", name: Name.bridged) { n in
+            for i in 0..<n { bridged[i & objectMask].value = i }
+            blackHole(bridged)
+        },
+        Benchmark(group: "bridged: set, no observers", name: Name.observed) { n in
+            for i in 0..<n { observed[i & objectMask].value = i }
+            blackHole(observed)
+        },
+        Benchmark(group: "bridged: set, no observers", name: Name.observation) { n in
+            for i in 0..<n { observable[i & objectMask].value = i }
+            blackHole(observable)
+        },
+        Benchmark(group: "bridged: set, 1 observer", name: Name.bridged + " (old+new)") { n in
+            for i in 0..<n { watched.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(tokens) {}
+        },
+        Benchmark(group: "bridged: set, 1 observer", name: Name.observed + " (old+new)") { n in
+            for i in 0..<n { watchedUnbridged.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(tokens) {}
+        },
+        Benchmark(group: "bridged: set, 1 observer", name: Name.observation + " (re-armed, no values)") { n in
+            for i in 0..<n {
+                withObservationTracking { _ = watchedObservable.value } onChange: { sink.count &+= 1 }
+                watchedObservable.value = i
+            }
+            blackHole(sink.count)
         },
     ]
 }

@@ -23,6 +23,9 @@ let gateCases = [
     GateCase(id: "intermediate replaced", group: "nested path: intermediate replaced", name: Name.observed, iterations: 2_000),
     GateCase(id: "observe + cancel, token", group: "observe + cancel", name: Name.observed + " \\.value token", iterations: 2_000),
     GateCase(id: "observe + cancel, nested", group: "observe + cancel", name: Name.observed + " \\.child?.leaf token", iterations: 2_000),
+    GateCase(id: "bridged get", group: "bridged: get", name: Name.bridged, iterations: 20_000),
+    GateCase(id: "bridged set, no observers", group: "bridged: set, no observers", name: Name.bridged, iterations: 20_000),
+    GateCase(id: "bridged set, 1 observer", group: "bridged: set, 1 observer", name: Name.bridged, iterations: 10_000),
     GateCase(id: "observe + cancel, controller", group: "observe + cancel", name: Name.observed + " controller", iterations: 2_000),
 ]
 

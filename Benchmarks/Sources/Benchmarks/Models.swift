@@ -35,6 +35,11 @@ final class ObservedChild: KeyValueObservable {
     @Observed var leaf = 0
 }
 
+/// ObservableCore reporting to Observation as well (it declares `Observable`), as SwiftUI needs.
+final class BridgedModel: KeyValueObservable, Observable {
+    @Observed var value = 0
+}
+
 /// Apple's Observation.
 @Observable final class ObservableModel {
     var value = 0

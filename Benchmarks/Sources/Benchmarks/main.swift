@@ -29,6 +29,7 @@ let benchmarks = accessBenchmarks()
     + [1, 10, 1000].flatMap(setWithObserversBenchmarks)
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()
+    + bridgeBenchmarks()
     + threadBenchmarks()
     + contendedRegistrationBenchmarks()
 
@@ -165,5 +166,10 @@ if let memory {
     // Heap averages carry allocator noise below a tenth of a byte; compare at the printed precision.
     if let perProperty { check("≤ 8 bytes per @Observed property while unobserved", String(format2: perProperty, decimals: 1) + " B", (perProperty * 10).rounded() <= 80) }
     if let perObservation { check("≤ 128 bytes per observation", String(format2: perObservation, decimals: 1) + " B", perObservation <= 128) }
+}
+for group in ["bridged: get", "bridged: set, no observers"] {
+    if let bridged = result(group, Name.bridged), let observation = result(group, Name.observation) {
+        check("\(group.dropFirst("bridged: ".count)) in a class declaring Observable ≤ @Observable's", formatRatio(bridged / observation), bridged <= observation)
+    }
 }
 check("compile time ≤ 1.5× @Observable", "see Benchmarks/compile-time.sh", nil)

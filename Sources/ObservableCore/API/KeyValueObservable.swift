@@ -43,7 +43,7 @@ public protocol KeyValueObservable: AnyObject {}
 /// }
 /// ```
 @attached(memberAttribute)
-@attached(member, names: named(CodingKeys), named(init), named(encode))
+@attached(member, names: named(CodingKeys), named(init), named(encode), named(`_$observationRegistrar`))
 @attached(extension, conformances: KeyValueObservable)
 public macro KeyValueObservable() = #externalMacro(module: "ObservableMacros", type: "KeyValueObservableMacro")
 

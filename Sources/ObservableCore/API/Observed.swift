@@ -49,6 +49,6 @@
 /// types declared inside the property's `willSet`/`didSet` (which move there); a class member with
 /// one of those names conflicts with it.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
-@attached(peer, names: prefixed(_), prefixed(`_$`), prefixed(`__$`))
+@attached(peer, names: prefixed(_), prefixed(`_$`), prefixed(`__$`), prefixed(`_$observationRegistrar_`))
 public macro Observed(skipsEqualValues: Bool = false, notifiesAutomatically: Bool = true) =
     #externalMacro(module: "ObservableMacros", type: "ObservedMacro")

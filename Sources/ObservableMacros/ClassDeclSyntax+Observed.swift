@@ -1,0 +1,48 @@
+import SwiftSyntax
+
+/// What the macros read from the class around them: its attributes and what it inherits.
+extension ClassDeclSyntax {
+    /// Whether `@KeyValueObservable` is written on the class.
+    var hasKeyValueObservableAttribute: Bool {
+        hasAttribute("KeyValueObservable", module: "ObservableCore")
+    }
+
+    /// Whether Observation's `@Observable` macro is written on the class.
+    var hasObservableMacro: Bool {
+        hasAttribute("Observable", module: "Observation")
+    }
+
+    /// Whether the class declares Observation's `Observable` conformance itself, which `@Observed`
+    /// then reports to (a subclass inherits the conformance without declaring it).
+    var declaresObservable: Bool {
+        inheritedTypeNames.contains("Observable")
+    }
+
+    /// The types the class inherits, without a standard module's prefix (`Swift.Codable`), with
+    /// compositions and attributes (`@MainActor Codable`) looked through.
+    var inheritedTypeNames: [String] {
+        inheritanceClause?.inheritedTypes.flatMap { Self.unqualifiedNames($0.type) } ?? []
+    }
+
+    static func unqualifiedNames(_ type: TypeSyntax) -> [String] {
+        if let composition = type.as(CompositionTypeSyntax.self) {
+            return composition.elements.flatMap { unqualifiedNames($0.type) }
+        }
+        if let attributed = type.as(AttributedTypeSyntax.self) {
+            return unqualifiedNames(attributed.baseType)
+        }
+        let name = type.trimmedDescription
+        for module in ["Swift.", "ObservableCore.", "Observation."] where name.hasPrefix(module) {
+            return [String(name.dropFirst(module.count))]
+        }
+        return [name]
+    }
+
+    private func hasAttribute(_ name: String, module: String) -> Bool {
+        attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            let written = attribute.attributeName.trimmedDescription
+            return written == name || written == module + "." + name
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite("@Observed reporting to Observation")
+struct ObservationBridgeExpansionTests {
+    @Test("in a class declaring Observable, the accessors report to a registrar of the property's own")
+    func propertyRegistrar() {
+        assertObservedExpansion(
+            """
+            final class Prefs: KeyValueObservable, Observable {
+                @Observed var volume = 3
+            }
+            """,
+            expandedSource: #"""
+            final class Prefs: KeyValueObservable, Observable {
+                var volume {
+                    @storageRestrictions(initializes: _volume)
+                    init(initialValue) {
+                        _volume = initialValue
+                    }
+                    get {
+                        _$observationRegistrar_volume.access(self, keyPath: \.volume)
+                        if ObservableCore.ObservationSlot.isTracking {
+                            _$volume.access(self) {
+                                \.volume
+                            } chained: {
+                                \.?.volume
+                            }
+                        }
+                        return _volume
+                    }
+                    set {
+                        guard _$volume.isObserved else {
+                            _$observationRegistrar_volume.withMutation(of: self, keyPath: \.volume) {
+                                _volume = newValue
+                            }
+                            return
+                        }
+                        _$observationRegistrar_volume.withMutation(of: self, keyPath: \.volume) {
+                            let __macro_local_6changefMu_ = _$volume.willSet(self, _volume)
+                            _volume = newValue
+                            _$volume.didSet(self, __macro_local_6changefMu_, _volume)
+                        }
+                    }
+                    _modify {
+                        _$observationRegistrar_volume.access(self, keyPath: \.volume)
+                        _$observationRegistrar_volume.willSet(self, keyPath: \.volume)
+                        defer {
+                            _$observationRegistrar_volume.didSet(self, keyPath: \.volume)
+                        }
+                        guard _$volume.isObserved else {
+                            yield &_volume
+                            return
+                        }
+                        let __macro_local_6changefMu_ = _$volume.willSet(self, _volume)
+                        defer {
+                            _$volume.didMutate(self, __macro_local_6changefMu_, _volume)
+                        }
+                        yield &_volume
+                    }
+                }
+
+                private var _volume = 3
+
+                private let _$volume = ObservableCore.ObservationSlot()
+
+                private let _$observationRegistrar_volume = Observation.ObservationRegistrar()
+            }
+            """#
+        )
+    }
+
+    @Test("with @KeyValueObservable, to one registrar the class attribute adds")
+    func classRegistrar() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Prefs: Observation.Observable {
+                @Observed(notifiesAutomatically: false) var volume = 3
+            }
+            """,
+            expandedSource: #"""
+            final class Prefs: Observation.Observable {
+                var volume {
+                    @storageRestrictions(initializes: _volume)
+                    init(initialValue) {
+                        _volume = initialValue
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.volume)
+                        if ObservableCore.ObservationSlot.isTracking {
+                            _$volume.access(self) {
+                                \.volume
+                            } chained: {
+                                \.?.volume
+                            }
+                        }
+                        return _volume
+                    }
+                    set {
+                        _$observationRegistrar.willSet(self, keyPath: \.volume)
+                        defer {
+                            _$observationRegistrar.didSet(self, keyPath: \.volume)
+                        }
+                        _volume = newValue
+                    }
+                    _modify {
+                        _$observationRegistrar.access(self, keyPath: \.volume)
+                        _$observationRegistrar.willSet(self, keyPath: \.volume)
+                        defer {
+                            _$observationRegistrar.didSet(self, keyPath: \.volume)
+                        }
+                        yield &_volume
+                    }
+                }
+
+                private var _volume = 3
+
+                private let _$volume = ObservableCore.ObservationSlot()
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+            }
+
+            extension Prefs: ObservableCore.KeyValueObservable {
+            }
+            """#
+        )
+    }
+
+    @Test("@Observed in an @Observable class is an error on the attribute, with the remedy")
+    func observableMacro() {
+        assertObservedExpansion(
+            """
+            @Observable
+            final class Prefs: KeyValueObservable {
+                @Observed var volume = 3
+            }
+            """,
+            expandedSource: """
+            @Observable
+            final class Prefs: KeyValueObservable {
+                var volume = 3
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be used in an '@Observable' class: both macros make the property computed; remove '@Observable' and declare the conformance instead (': Observable'), which '@Observed' then reports to as '@Observable' would",
+                    line: 3, column: 5),
+            ]
+        )
+    }
+
+    @Test("@ObservationTracked or @ObservationIgnored beside @Observed is an error on that attribute")
+    func observationAttributes() {
+        for name in ["ObservationTracked", "ObservationIgnored"] {
+            assertObservedExpansion(
+                """
+                final class Prefs: KeyValueObservable, Observable {
+                    @Observed @\(name) var volume = 3
+                }
+                """,
+                expandedSource: """
+                final class Prefs: KeyValueObservable, Observable {
+                    @\(name) var volume = 3
+                }
+                """,
+                diagnostics: [
+                    DiagnosticSpec(
+                        message: "'@Observed' cannot be combined with '@\(name)', which belongs to '@Observable'; in a class declaring 'Observable', '@Observed' reports to Observation itself",
+                        line: 2, column: 15),
+                ]
+            )
+        }
+    }
+
+    @Test("@KeyValueObservable with @Observable is one error on the class attribute, and marks nothing")
+    func classAttributeWithObservableMacro() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable @Observable
+            final class Prefs {
+                var volume = 3
+            }
+            """,
+            expandedSource: """
+            @Observable
+            final class Prefs {
+                var volume = 3
+            }
+
+            extension Prefs: ObservableCore.KeyValueObservable {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@KeyValueObservable' cannot be combined with '@Observable': both macros make the properties computed; remove '@Observable' and declare the conformance instead (': Observable'), which the observed properties then report to as with '@Observable'",
+                    line: 1, column: 1),
+            ]
+        )
+    }
+}
