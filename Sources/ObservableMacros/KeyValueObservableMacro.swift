@@ -58,8 +58,8 @@ extension KeyValueObservableMacro: MemberMacro {
             return []
         }
         var members: [DeclSyntax] = []
-        if declaration.declaresObservable {
-            members.append(ObservationBridge.registrarDeclaration(named: .identifier(ObservationBridge.classRegistrar)))
+        if ObservationBridge.reports(in: declaration) {
+            members.append(ObservationBridge.classRegistrarDeclaration)
         }
         if let coding = CodableConformance(declaration) {
             let (coded, problems) = coding.expansion(of: declaration)

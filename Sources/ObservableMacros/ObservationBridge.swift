@@ -10,10 +10,27 @@ import SwiftSyntax
 /// each property then has its own registrar beside its slot. Observation keys what it tracks by
 /// registrar and key path, so one registrar per property tracks the same as one per object.
 enum ObservationBridge {
-    static let classRegistrar = "_$observationRegistrar"
-    static let propertyRegistrarPrefix = "_$observationRegistrar_"
+    /// Whether the properties of `container` report to Observation.
+    static func reports(in container: ClassDeclSyntax?) -> Bool {
+        container?.declaresObservable == true
+    }
+
+    /// Whether a property of `container` needs a registrar of its own, as a peer.
+    static func needsPropertyRegistrar(in container: ClassDeclSyntax?) -> Bool {
+        reports(in: container) && container?.hasKeyValueObservableAttribute != true
+    }
+
+    /// The registrar the accessors of `property` call in `container`.
+    static func registrar(for property: String, in container: ClassDeclSyntax?) -> TokenSyntax {
+        .identifier(container?.hasKeyValueObservableAttribute == true ? classRegistrar : "_$observationRegistrar_" + property)
+    }
+
+    /// The class's registrar, which `@KeyValueObservable` adds to a class declaring `Observable`.
+    static var classRegistrarDeclaration: DeclSyntax { registrarDeclaration(named: .identifier(classRegistrar)) }
 
     static func registrarDeclaration(named name: TokenSyntax) -> DeclSyntax {
         "private let \(name) = Observation.ObservationRegistrar()"
     }
+
+    private static let classRegistrar = "_$observationRegistrar"
 }

@@ -36,10 +36,8 @@ public struct ObservedMacro {
 
         init?(_ declaration: VariableDeclSyntax, in container: ClassDeclSyntax?) {
             guard let identifier = declaration.observedIdentifier, let text = identifier.identifierText else { return nil }
-            let registrar = container?.hasKeyValueObservableAttribute == true
-                ? ObservationBridge.classRegistrar : ObservationBridge.propertyRegistrarPrefix + text
             self.init(property: identifier, storage: .identifier("_" + text), slot: .identifier("_$" + text),
-                      registrar: .identifier(registrar))
+                      registrar: ObservationBridge.registrar(for: text, in: container))
         }
 
         init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax, registrar: TokenSyntax) {
@@ -69,7 +67,7 @@ extension ObservedMacro: AccessorMacro {
             options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
             detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
-            reportsToObservation: container?.declaresObservable == true)
+            reportsToObservation: ObservationBridge.reports(in: container))
         let renamer = PlaceholderRenamer(names: names, change: context.makeUniqueName("change"))
         return AccessorShape.templates(for: shape).map { renamer.rewrite($0).cast(AccessorDeclSyntax.self) }
     }
@@ -292,7 +290,7 @@ extension ObservedMacro: PeerMacro {
         let container = context.lexicalContext.first?.as(ClassDeclSyntax.self)
         guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
         var slot: [DeclSyntax] = ["private let \(names.slot) = ObservableCore.ObservationSlot()"]
-        if container?.declaresObservable == true, container?.hasKeyValueObservableAttribute != true {
+        if ObservationBridge.needsPropertyRegistrar(in: container) {
             slot.append(ObservationBridge.registrarDeclaration(named: names.registrar))
         }
         if property.hasModifier(.override) { return slot }
