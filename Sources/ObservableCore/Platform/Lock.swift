@@ -18,9 +18,11 @@ import Android
 /// lives in the owning class's fields (those classes are `@unchecked Sendable` and touch the fields
 /// only inside `withLock`). Rule of the house: never run user code (callbacks, or a `deinit` through
 /// a last release) while it is held.
+@usableFromInline
 struct Lock: ~Copyable, @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    @usableFromInline
     init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -34,7 +36,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -61,6 +61,7 @@ class AnyObservation: @unchecked Sendable {
 
     /// Ends the observation for any reason but a token's cancel: `true` for the call that ended it.
     /// Waits while a token holds a claim (which it drops after a few instructions).
+    @usableFromInline
     final func claimEnd() -> Bool {
         claim(settingTo: 0)
     }

@@ -1,0 +1,199 @@
+/// An observation whose handler runs on an actor (`observe(_:options:isolation:_:)`). The changes of
+/// an ordinary observation, its `source`, are queued here and delivered on the actor in the order they
+/// were made, each only while this observation is active: never after `cancel()` has returned.
+///
+/// A change made on the actor is delivered at once, on the setting thread, after any still queued;
+/// one made elsewhere is queued for a job on the actor. Whether the caller is on the actor is asked of
+/// `Task.immediate`, which runs the job at once when the caller is isolated to the job's actor and
+/// enqueues it otherwise; on Apple platforms the main actor is recognised by its thread first
+/// (`MainThread`), which costs no task. Where `Task.immediate` is missing (before Swift 6.2's runtime)
+/// and the thread cannot tell, a change is always delivered by a job.
+///
+/// Ownership: the source's handler holds this observation, each job holds it until it has run, and
+/// `job` (which captures it) holds it until it ends, so that it never goes while active (the
+/// invariant of `AnyObservation`). When the observed object is deallocated the source ends, and this
+/// observation ends once it has delivered what was queued before.
+///
+/// `@inlinable` where a change passes, so that it is compiled for the concrete `Value` where
+/// `observe` is called: unspecialised, looking up the generic types' metadata was a third of a
+/// delivery's time.
+@usableFromInline
+final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable {
+    @usableFromInline typealias Handler = (ObservedChange<Value>) -> Void
+    @usableFromInline typealias Job = @isolated(any) () async -> Void
+
+    /// Isolated to the actor: called by `drain` only, which runs on it.
+    @usableFromInline let handler: Handler
+    /// The actor is the main actor: on Apple platforms `MainThread` tells whether a change is made on it.
+    @usableFromInline let isMainActor: Bool
+    @usableFromInline let lock = Lock()
+    // Guarded by `lock`.
+    @usableFromInline var queued: [ObservedChange<Value>] = []
+    @usableFromInline var isDraining = false
+    @usableFromInline var isJobScheduled = false
+    @usableFromInline var sourceHasEnded = false
+    @usableFromInline var source: ObservationToken?
+    /// Drains on the actor; `nil` once ended, which releases what it captured (this observation).
+    @usableFromInline var job: Job?
+
+    @usableFromInline
+    init(isMainActor: Bool, handler: @escaping Handler) {
+        self.isMainActor = isMainActor
+        self.handler = handler
+        super.init()
+    }
+
+    /// Made where the caller is isolated to `actor`, the only place a closure isolated to a given
+    /// actor can be written: `job`. (Optional only because the caller's is: never `nil`.)
+    @inlinable
+    static func make(isolation actor: isolated (any Actor)?, handler: @escaping Handler) -> ActorDelivery {
+        let delivery = ActorDelivery(isMainActor: actor === MainActor.shared, handler: handler)
+        let job: Job = {
+            _ = actor   // Captured, so that the closure is isolated to it.
+            delivery.drain()
+        }
+        delivery.lock.withLock { delivery.job = job }
+        return delivery
+    }
+
+    /// Takes the token of the observation feeding this one, which this one cancels when cancelled.
+    /// `sourceIsActive == false` (it read no `@Observed` property, or its object is going) ends this
+    /// one too.
+    @usableFromInline
+    func attach(_ source: ObservationToken, sourceIsActive: Bool) {
+        lock.withLock { self.source = source }
+        if !sourceIsActive { sourceDidEnd() }
+    }
+
+    @usableFromInline
+    enum Delivery {
+        case none
+        case here
+        case immediately(Job)
+        case later(Job)
+    }
+
+    /// The source's handler: queues `change` and delivers it now if the caller is on the actor.
+    @inlinable
+    func enqueue(_ change: ObservedChange<Value>) {
+        guard isActive else { return }
+        let onActor = isMainActor ? MainThread.isCurrent : nil
+        let delivery = lock.withLock { () -> Delivery in
+            guard let job else { return .none }
+            queued.append(change)
+            // A drain is running on the actor, here (a handler's own set) or on another thread: it
+            // takes this change after the ones before it.
+            if isDraining { return .none }
+            switch onActor {
+            case true?:
+                return .here
+            case nil where Self.canRunImmediately:
+                return .immediately(job)
+            default:
+                if isJobScheduled { return .none }
+                isJobScheduled = true
+                return .later(job)
+            }
+        }
+        switch delivery {
+        case .none:
+            break
+        case .here:
+            drain()
+        case .immediately(let job):
+            Self.runImmediately(job)
+        case .later(let job):
+            nonisolated(unsafe) let job = job   // It holds only this `Sendable` observation.
+            Task(operation: job)
+        }
+    }
+
+    /// Whether `Task.immediate` is there to tell, for an actor other than the main actor, whether the
+    /// caller is on it.
+    @inlinable
+    static var canRunImmediately: Bool {
+        #if compiler(>=6.2)
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) { return true }
+        #endif
+        return false
+    }
+
+    @inlinable
+    static func runImmediately(_ job: @escaping Job) {
+        #if compiler(>=6.2)
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            nonisolated(unsafe) let job = job   // It holds only this `Sendable` observation.
+            Task.immediate(operation: job)
+            return
+        }
+        #endif
+        preconditionFailure("runImmediately without Task.immediate")
+    }
+
+    /// Delivers the queued changes in order, on the actor, until none is left; a change queued
+    /// meanwhile (by a handler, or on another thread) is delivered after the ones before it, in the
+    /// same drain.
+    @inlinable
+    func drain() {
+        let claimed = lock.withLock { () -> Bool in
+            isJobScheduled = false
+            if isDraining { return false }
+            isDraining = true
+            return true
+        }
+        guard claimed else { return }
+        while true {
+            var batch: [ObservedChange<Value>] = []
+            let isDone = lock.withLock { () -> Bool in
+                swap(&batch, &queued)
+                if batch.isEmpty || !isActive {
+                    isDraining = false
+                    return true
+                }
+                return false
+            }
+            if isDone { break }
+            for change in batch {
+                guard isActive else { break }
+                handler(change)
+            }
+        }
+        endIfDrained()
+    }
+
+    /// The source ended because its object was deallocated: this observation ends once the changes
+    /// queued before are delivered.
+    @usableFromInline
+    func sourceDidEnd() {
+        lock.withLock { sourceHasEnded = true }
+        endIfDrained()
+    }
+
+    @usableFromInline
+    func endIfDrained() {
+        let isDrained = lock.withLock { sourceHasEnded && queued.isEmpty && !isDraining }
+        if isDrained, claimEnd() { releaseJob() }
+    }
+
+    override func didCancel() {
+        var dropped: [ObservedChange<Value>] = []
+        let source = lock.withLock { () -> ObservationToken? in
+            swap(&dropped, &queued)
+            return self.source
+        }
+        source?.cancel()
+        releaseJob()
+        // The dropped changes go here, after the lock: their values' `deinit`s are user code.
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// Drops `job` once the observation has ended: the reference it holds to this observation goes.
+    @usableFromInline
+    func releaseJob() {
+        let job = lock.withLock { () -> Job? in
+            defer { self.job = nil }
+            return self.job
+        }
+        withExtendedLifetime(job) {}
+    }
+}
