@@ -107,6 +107,36 @@ final class Thermostat {
     @Unobserved var lastReading = 0.0          // … except this one
 }
 
+/// Changed by a sensor thread and shown by a display. The app makes one thread set it at a time,
+/// which is what `@unchecked Sendable` promises.
+final class Sensor: KeyValueObservable, @unchecked Sendable {
+    @Observed var celsius = 20
+}
+
+/// Stands for UI code: in an app it would be `@MainActor` and pass `isolation: MainActor.shared`
+/// (a command-line tour has no main run loop to deliver on).
+actor Display {
+    private(set) var lines: [String] = []
+    private var token: ObservationToken?
+
+    func show(_ sensor: Sensor) {
+        // The handler runs on this actor, whichever thread sets the sensor.
+        token = sensor.observe(\.celsius, options: [.initial, .new], isolation: self) { change in
+            self.lines.append("\(change.newValue!) °C")
+        }
+    }
+
+    /// A set made on the actor: delivered before it returns, after any changes still on their way.
+    func calibrate(_ sensor: Sensor) -> [String] {
+        sensor.celsius = 0
+        return lines
+    }
+
+    func stop() {
+        token?.cancel()
+    }
+}
+
 func say(_ line: String) { print("   \(line)") }
 
 /// Written by the task before it signals, read by the waiting thread after the wait.
@@ -326,6 +356,18 @@ func tour() {
     speaker.room = Room(name: "hall")
     volumeToken.cancel()
     roomToken.cancel()
+
+    section("Changes made on another thread, delivered on the observer's actor")
+    let sensor = Sensor(), display = Display()
+    waitFor { await display.show(sensor) }
+    let sensorThread = DispatchGroup()
+    DispatchQueue.global().async(group: sensorThread) {
+        for celsius in 21 ... 23 { sensor.celsius = celsius }   // not on the display's actor
+    }
+    sensorThread.wait()
+    let shown = waitFor { await display.calibrate(sensor) }
+    say("the display showed, in order, on its actor: \(shown.joined(separator: ", "))")
+    waitFor { await display.stop() }
 
     print("\nThe end. Next: read README.md, then run `swift test`.")
 }
