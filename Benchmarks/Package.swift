@@ -28,6 +28,7 @@ let package = Package(
                 "CReference",
                 .product(name: "ObservableCore", package: rootPackage),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ]
         ),
     ],

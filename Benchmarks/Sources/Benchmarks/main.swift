@@ -30,6 +30,7 @@ let benchmarks = accessBenchmarks()
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()
     + bridgeBenchmarks()
+    + actorDeliveryBenchmarks()
     + threadBenchmarks()
     + contendedRegistrationBenchmarks()
 
