@@ -21,6 +21,11 @@ for file in Tests/CompileChecks/*.swift; do
                 echo "FAIL $file: no error containing: $expected"; echo "$output" | grep 'error:' | sort -u; failed=1; ok=0
             fi
         done < <(sed -n 's|^// expect-error: ||p' "$file")
+        while IFS= read -r expected; do
+            if ! grep 'note:' <<<"$output" | grep -qF -- "$expected"; then
+                echo "FAIL $file: no note containing: $expected"; echo "$output" | grep 'note:' | sort -u; failed=1; ok=0
+            fi
+        done < <(sed -n 's|^// expect-note: ||p' "$file")
         grep -q '^// expect-error: ' "$file" || { echo "FAIL $file: no expectation in its header"; failed=1; ok=0; }
     fi
     if [ "$ok" -eq 1 ]; then echo "ok   $file"; fi

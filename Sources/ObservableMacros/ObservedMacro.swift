@@ -11,7 +11,8 @@ import SwiftSyntaxMacros
 /// For `@Observed var name: String` it generates
 /// - accessors on `name`: `init`, `get`, `set`, `_modify`;
 /// - peers: `private var _name: String` (the storage, carrying any `willSet`/`didSet`) and
-///   `private let _$name = ObservableCore.ObservationSlot()` (one pointer, nil until observed); and
+///   `private let _$name: ObservableCore.ObservationSlot_ForCodable… = ObservableCore.ObservationSlot()`
+///   (one pointer, nil until observed; the alias's name is for Codable's diagnostics); and
 ///   `private enum __$name` holding the types declared inside `willSet`/`didSet`, if any.
 ///
 /// Variants: `skipsEqualValues: true` adds an equality check to the set's slow path and drops
@@ -289,7 +290,10 @@ extension ObservedMacro: PeerMacro {
         if !property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
         let container = context.lexicalContext.first?.as(ClassDeclSyntax.self)
         guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
-        var slot: [DeclSyntax] = ["private let \(names.slot) = ObservableCore.ObservationSlot()"]
+        // Declared with the alias whose name says what to do when synthesised Codable trips on it.
+        var slot: [DeclSyntax] = [
+            "private let \(names.slot): ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()"
+        ]
         if ObservationBridge.needsPropertyRegistrar(in: container) {
             slot.append(ObservationBridge.registrarDeclaration(named: names.registrar))
         }

@@ -62,7 +62,7 @@ struct ObservationBridgeExpansionTests {
 
                 private var _volume = 3
 
-                private let _$volume = ObservableCore.ObservationSlot()
+                private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
                 private let _$observationRegistrar_volume = Observation.ObservationRegistrar()
             }
@@ -116,7 +116,7 @@ struct ObservationBridgeExpansionTests {
 
                 private var _volume = 3
 
-                private let _$volume = ObservableCore.ObservationSlot()
+                private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
             }

@@ -25,7 +25,7 @@ struct ObservedExpansionTests {
 
                 private var _name: String
 
-                private let _$name = ObservableCore.ObservationSlot()
+                private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -47,7 +47,7 @@ struct ObservedExpansionTests {
 
                 private var _age = 0
 
-                private let _$age = ObservableCore.ObservationSlot()
+                private let _$age: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -69,7 +69,7 @@ struct ObservedExpansionTests {
 
                 private var _address: Address?
 
-                private let _$address = ObservableCore.ObservationSlot()
+                private let _$address: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -92,14 +92,14 @@ struct ObservedExpansionTests {
 
                 private weak var _parent: Node?
 
-                private let _$parent = ObservableCore.ObservationSlot()
+                private let _$parent: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 unowned(unsafe) var owner: Node {
             \(observedAccessors("owner", uniqueSuffix: "0"))
                 }
 
                 private unowned(unsafe) var _owner: Node
 
-                private let _$owner = ObservableCore.ObservationSlot()
+                private let _$owner: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -122,14 +122,14 @@ struct ObservedExpansionTests {
 
                 private var _balance: Int = 0
 
-                private let _$balance = ObservableCore.ObservationSlot()
+                private let _$balance: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 open var title: String {
             \(observedAccessors("title", uniqueSuffix: "0"))
                 }
 
                 private var _title: String = ""
 
-                private let _$title = ObservableCore.ObservationSlot()
+                private let _$title: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -153,21 +153,21 @@ struct ObservedExpansionTests {
 
                 private var _value: T
 
-                private let _$value = ObservableCore.ObservationSlot()
+                private let _$value: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 var count: Int {
             \(observedAccessors("count", uniqueSuffix: "0"))
                 }
 
                 private var _count: Int = 0
 
-                private let _$count = ObservableCore.ObservationSlot()
+                private let _$count: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 var inferred {
             \(observedAccessors("inferred", uniqueSuffix: "1", genericType: true))
                 }
 
                 private var _inferred = [T]()
 
-                private let _$inferred = ObservableCore.ObservationSlot()
+                private let _$inferred: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -222,7 +222,7 @@ struct ObservedExpansionTests {
 
                 private var _default: Bool = false
 
-                private let _$default = ObservableCore.ObservationSlot()
+                private let _$default: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -258,7 +258,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$level = ObservableCore.ObservationSlot()
+                private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -288,7 +288,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$level = ObservableCore.ObservationSlot()
+                private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -402,7 +402,7 @@ struct ObservedExpansionTests {
                             }
                 }
 
-                private let _$x = ObservableCore.ObservationSlot()
+                private let _$x: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -436,7 +436,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$oldValue = ObservableCore.ObservationSlot()
+                private let _$oldValue: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -490,7 +490,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$level = ObservableCore.ObservationSlot()
+                private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
                 private enum __$level {
                     struct didSet_Helper {
@@ -524,7 +524,7 @@ struct ObservedExpansionTests {
 
                 @available(*, deprecated) private var _flag: Bool = false
 
-                private let _$flag = ObservableCore.ObservationSlot()
+                private let _$flag: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -568,7 +568,7 @@ struct ObservedExpansionTests {
 
                 private var _name = ""
 
-                private let _$name = ObservableCore.ObservationSlot()
+                private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -609,7 +609,7 @@ struct ObservedExpansionTests {
 
                 private var _balance: Int
 
-                private let _$balance = ObservableCore.ObservationSlot()
+                private let _$balance: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -647,7 +647,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                private let _$text = ObservableCore.ObservationSlot()
+                private let _$text: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
             """
         )
@@ -675,7 +675,7 @@ struct ObservedExpansionTests {
 
                 private var _name = ""
 
-                private let _$name = ObservableCore.ObservationSlot()
+                private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 var cache = 0
                 let id = 1
                 static var count = 0

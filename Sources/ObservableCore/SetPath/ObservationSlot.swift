@@ -250,3 +250,11 @@ extension ObservationSlot {
         }
     }
 }
+
+/// The type the expansion declares a slot with: the slot itself, under a name that says what to do.
+/// The compiler names it when it cannot synthesise `Codable` for a class because of the slot (the
+/// conformance declared in an extension, which no macro sees, or no `@KeyValueObservable` to write
+/// it): "cannot automatically synthesize 'Decodable' because
+/// 'ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass' does not conform".
+@_documentation(visibility: internal)
+public typealias ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservationSlot
