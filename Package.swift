@@ -10,7 +10,9 @@ let package = Package(
         .library(name: "ObservableCore", targets: ["ObservableCore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+        // The range `.ci/run` tests: the suite runs with the newest and with 602.0.0 (600.0.1 fails
+        // seven of the macro's expansion and diagnostic tests).
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
     ],
     targets: [
         .macro(
