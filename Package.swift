@@ -7,12 +7,12 @@ let package = Package(
     // `Synchronization` (Atomic, Mutex) needs these minimums on Apple platforms; Linux has it always.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2), .macCatalyst(.v18)],
     products: [
-        .library(name: "ObservableCore", targets: ["ObservableCore"]),
+        .library(name: "ObservableCore", targets: ["ObservableCore"])
     ],
     dependencies: [
         // The range `.ci/run` tests: the suite runs with the newest and with 602.0.0 (600.0.1 fails
         // seven of the macro's expansion and diagnostic tests).
-        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0")
     ],
     targets: [
         .macro(

@@ -6,7 +6,8 @@ import PackageDescription
 
 // The root package is a path dependency, whose identity is its folder's name (which differs between
 // checkouts), so it is read from this file's location.
-let rootPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+let rootPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent
 
 let package = Package(
     name: "ObservableCoreBenchmarks",

@@ -13,7 +13,7 @@ final class Person: KeyValueObservable {
     @Observed var name: String
     @Observed var age = 0
     @Observed var address: Address?
-    var nickname = ""                       // no attribute: not observable
+    var nickname = ""  // no attribute: not observable
     var greeting: String { "Hi, \(name) (\(age))" }
     init(name: String) { self.name = name }
 }
@@ -85,7 +85,7 @@ final class Account: KeyValueObservable {
     @Observed(notifiesAutomatically: false) private(set) var balance = 0
 
     func apply(_ amounts: [Int]) {
-        notifyingChange(of: \.balance) {          // one notification for the whole batch
+        notifyingChange(of: \.balance) {  // one notification for the whole batch
             for amount in amounts { balance += amount }
         }
     }
@@ -97,14 +97,14 @@ class Label {
 }
 
 final class ObservedLabel: Label, KeyValueObservable {
-    @Observed override var text: String        // the superclass's property, made observable
+    @Observed override var text: String  // the superclass's property, made observable
 }
 
-@KeyValueObservable                            // every stored var is @Observed …
+@KeyValueObservable  // every stored var is @Observed …
 final class Thermostat {
     var target = 20.0
     var mode = "heat"
-    @Unobserved var lastReading = 0.0          // … except this one
+    @Unobserved var lastReading = 0.0  // … except this one
 }
 
 /// Changed by a sensor thread and shown by a display. The app makes one thread set it at a time,
@@ -252,7 +252,9 @@ func tour() {
     section("An @Observed array mutated in place: what changed, and where")
     let playlist = Playlist()
     let songsToken = playlist.observe(\.songs) { _, change in
-        let indexes = change.indexes.map { $0.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ") }
+        let indexes = change.indexes.map {
+            $0.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ")
+        }
         say("\(change.kind) at \(indexes ?? "—"): \(show(change.oldValue)) → \(show(change.newValue))")
     }
     playlist.songs.append("Blue")
@@ -264,7 +266,9 @@ func tour() {
 
     section("Skipping equal values, by choice (the default notifies every set)")
     let player = Player()
-    let statusToken = player.observe(\.status) { _, change in say("status: \(show(change.oldValue)) → \(show(change.newValue))") }
+    let statusToken = player.observe(\.status) { _, change in
+        say("status: \(show(change.oldValue)) → \(show(change.newValue))")
+    }
     player.status = "playing"
     player.status = "playing"
     say("(set \"playing\" twice, notified once: @Observed(skipsEqualValues: true))")
@@ -280,7 +284,9 @@ func tour() {
 
     section("Subclasses: observing a property a non-observable superclass declared")
     let label = ObservedLabel()
-    let textToken = label.observe(\.text) { _, change in say("text: \(show(change.oldValue)) → \(show(change.newValue))") }
+    let textToken = label.observe(\.text) { _, change in
+        say("text: \(show(change.oldValue)) → \(show(change.newValue))")
+    }
     let plain: Label = label
     plain.text = "set through a Label reference"
     textToken.cancel()
@@ -295,7 +301,7 @@ func tour() {
     thermostat.mode = "cool"
     thermostat.lastReading = 19.8
     say("(lastReading is @Unobserved: setting it told nobody)")
-    thermostatTokens.forEach { $0.cancel() }
+    for token in thermostatTokens { token.cancel() }
 
     section("String key paths, checked before anything is observed")
     let dora = Person(name: "Dora")
@@ -317,8 +323,8 @@ func tour() {
         var seen: [Int] = []
         for await change in counter.changes(of: \.age, options: [.initial, .new]) {
             seen.append(change.newValue!)
-            if seen.count == 3 { break }   // leaving the loop ends the observation
-            counter.age += 1               // buffered, then delivered by the next iteration
+            if seen.count == 3 { break }  // leaving the loop ends the observation
+            counter.age += 1  // buffered, then delivered by the next iteration
         }
         return seen
     }
@@ -330,9 +336,12 @@ func tour() {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     if let data = try? encoder.encode(preferences),
-       let decoded = try? JSONDecoder().decode(Preferences.self, from: data) {
+        let decoded = try? JSONDecoder().decode(Preferences.self, from: data)
+    {
         say("saved as \(String(decoding: data, as: UTF8.self))")
-        let themeToken = decoded.observe(\.theme) { _, change in say("decoded copy's theme: \(show(change.oldValue)) -> \(show(change.newValue))") }
+        let themeToken = decoded.observe(\.theme) { _, change in
+            say("decoded copy's theme: \(show(change.oldValue)) -> \(show(change.newValue))")
+        }
         decoded.theme = "light"
         themeToken.cancel()
     }
@@ -358,11 +367,12 @@ func tour() {
     roomToken.cancel()
 
     section("Changes made on another thread, delivered on the observer's actor")
-    let sensor = Sensor(), display = Display()
+    let sensor = Sensor()
+    let display = Display()
     waitFor { await display.show(sensor) }
     let sensorThread = DispatchGroup()
     DispatchQueue.global().async(group: sensorThread) {
-        for celsius in 21 ... 23 { sensor.celsius = celsius }   // not on the display's actor
+        for celsius in 21...23 { sensor.celsius = celsius }  // not on the display's actor
     }
     sensorThread.wait()
     let shown = waitFor { await display.calibrate(sensor) }

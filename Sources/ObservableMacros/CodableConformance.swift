@@ -57,7 +57,9 @@ struct CodableConformance {
     /// Whether the class gets the implicit `init()`, which a written `init(from:)` would take away
     /// (the compiler's synthesised one does not): no designated initializer of its own, a value for
     /// every stored property, and no superclass.
-    private static func hasImplicitInitializer(_ declaration: ClassDeclSyntax, members: [DeclSyntax], properties: [Property]) -> Bool {
+    private static func hasImplicitInitializer(
+        _ declaration: ClassDeclSyntax, members: [DeclSyntax], properties: [Property]
+    ) -> Bool {
         let declaresInitializer = members.contains {
             guard let initializer = $0.as(InitializerDeclSyntax.self) else { return false }
             return !initializer.modifiers.contains { $0.name.tokenKind == .keyword(.convenience) }
@@ -77,25 +79,35 @@ struct CodableConformance {
         var problems: [Diagnostic] = []
         var coded = properties
         if let userKeys {
-            let cases = userKeys.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }.flatMap(\.elements)
+            let cases = userKeys.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }.flatMap(
+                \.elements)
             let caseNames = Set(cases.compactMap { $0.name.identifierText })
             let propertyNames = Set(properties.compactMap { $0.name.identifierText })
             for element in cases where !propertyNames.contains(element.name.identifierText ?? "") {
-                problems.append(Diagnostic(node: Syntax(element.name), message: ObservedDiagnostic.codingKeyWithoutProperty(
-                    key: element.name.trimmedDescription, className: declaration.name.text)))
+                problems.append(
+                    Diagnostic(
+                        node: Syntax(element.name),
+                        message: ObservedDiagnostic.codingKeyWithoutProperty(
+                            key: element.name.trimmedDescription, className: declaration.name.text)))
             }
             coded = properties.filter { caseNames.contains($0.name.identifierText ?? "") }
             if writesDecoder {
-                for property in properties where !property.hasDefault && !caseNames.contains(property.name.identifierText ?? "") {
-                    problems.append(Diagnostic(node: Syntax(property.node.pattern), message: ObservedDiagnostic.propertyWithoutCodingKey(
-                        name: property.name.trimmedDescription)))
+                for property in properties
+                where !property.hasDefault && !caseNames.contains(property.name.identifierText ?? "") {
+                    problems.append(
+                        Diagnostic(
+                            node: Syntax(property.node.pattern),
+                            message: ObservedDiagnostic.propertyWithoutCodingKey(
+                                name: property.name.trimmedDescription)))
                 }
             }
         }
         guard problems.isEmpty else { return ([], problems) }
 
         let type = declaration.name.trimmed
-        let isPublic = declaration.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }
+        let isPublic = declaration.modifiers.contains {
+            [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind)
+        }
         let isFinal = declaration.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
         let access = isPublic ? "public " : ""
         var result: [DeclSyntax] = []
@@ -105,23 +117,29 @@ struct CodableConformance {
         }
         if writesDecoder {
             let decoded = coded.filter { !$0.isConstantWithValue }
-            let body = decoded.isEmpty
+            let body =
+                decoded.isEmpty
                 ? "_ = try decoder.container(keyedBy: CodingKeys.self)"
-                : (["let container = try decoder.container(keyedBy: CodingKeys.self)"] + decoded.map {
-                    "self.\($0.member) = try container._observedDecode(\\\(type).\($0.member), forKey: .\($0.name.text))"
-                }).joined(separator: "\n")
-            result.append("\(raw: access)\(raw: isFinal ? "" : "required ")init(from decoder: any Decoder) throws {\n\(raw: body)\n}")
+                : (["let container = try decoder.container(keyedBy: CodingKeys.self)"]
+                    + decoded.map {
+                        "self.\($0.member) = try container._observedDecode(\\\(type).\($0.member), forKey: .\($0.name.text))"
+                    }).joined(separator: "\n")
+            result.append(
+                "\(raw: access)\(raw: isFinal ? "" : "required ")init(from decoder: any Decoder) throws {\n\(raw: body)\n}"
+            )
             if Self.hasImplicitInitializer(declaration, members: members, properties: properties) {
                 // Internal, as the implicit one is, also in a public class.
                 result.append("init() {\n}")
             }
         }
         if writesEncoder {
-            let body = coded.isEmpty
+            let body =
+                coded.isEmpty
                 ? "_ = encoder.container(keyedBy: CodingKeys.self)"
-                : (["var container = encoder.container(keyedBy: CodingKeys.self)"] + coded.map {
-                    "try container._observedEncode(self.\($0.member), forKey: .\($0.name.text))"
-                }).joined(separator: "\n")
+                : (["var container = encoder.container(keyedBy: CodingKeys.self)"]
+                    + coded.map {
+                        "try container._observedEncode(self.\($0.member), forKey: .\($0.name.text))"
+                    }).joined(separator: "\n")
             result.append("\(raw: access)func encode(to encoder: any Encoder) throws {\n\(raw: body)\n}")
         }
         return (result, [])
@@ -135,13 +153,15 @@ struct CodableConformance {
         var properties: [Property] = []
         for (index, binding) in declaration.bindings.enumerated() {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed,
-                  !binding.isComputed, let text = name.identifierText else { continue }
+                !binding.isComputed, let text = name.identifierText
+            else { continue }
             // In `var a, b: Int` the type of `a` is the next annotation's.
             let type = declaration.bindings.dropFirst(index).lazy.compactMap(\.typeAnnotation?.type).first
             let hasValue = binding.initializer != nil
-            properties.append(Property(
-                name: name, member: isWrapped ? "_" + text : name.text, isConstantWithValue: isLet && hasValue,
-                hasDefault: hasValue || (!isLet && type?.isOptional == true) || isWrapped, node: binding))
+            properties.append(
+                Property(
+                    name: name, member: isWrapped ? "_" + text : name.text, isConstantWithValue: isLet && hasValue,
+                    hasDefault: hasValue || (!isLet && type?.isOptional == true) || isWrapped, node: binding))
         }
         return properties
     }
@@ -168,7 +188,8 @@ extension PatternBindingSyntax {
             return true
         case .accessors(let accessors):
             return accessors.contains {
-                $0.accessorSpecifier.tokenKind != .keyword(.willSet) && $0.accessorSpecifier.tokenKind != .keyword(.didSet)
+                $0.accessorSpecifier.tokenKind != .keyword(.willSet)
+                    && $0.accessorSpecifier.tokenKind != .keyword(.didSet)
             }
         }
     }

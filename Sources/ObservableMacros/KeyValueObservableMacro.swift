@@ -21,16 +21,19 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
         guard let declaration = declaration.as(ClassDeclSyntax.self), !declaration.hasObservableMacro,
-              let property = member.as(VariableDeclSyntax.self) else { return [] }
+            let property = member.as(VariableDeclSyntax.self)
+        else { return [] }
         let marked = property.attributes.contains { element in
             guard case .attribute(let attribute) = element else { return false }
             let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init)
             return name == "Observed" || name == "Unobserved"
         }
         guard !marked, property.bindingSpecifier.tokenKind == .keyword(.var),
-              !property.hasModifier(.override), !property.hasModifier(.static), !property.hasModifier(.class) else { return [] }
+            !property.hasModifier(.override), !property.hasModifier(.static), !property.hasModifier(.class)
+        else { return [] }
         if !property.isSingleIdentifierBinding {
-            context.diagnose(Diagnostic(node: Syntax(property.bindings), message: ObservedDiagnostic.classMemberNeedsSplitting))
+            context.diagnose(
+                Diagnostic(node: Syntax(property.bindings), message: ObservedDiagnostic.classMemberNeedsSplitting))
             return []
         }
         let observed: AttributeSyntax = "@Observed"
@@ -54,7 +57,8 @@ extension KeyValueObservableMacro: MemberMacro {
     ) throws -> [DeclSyntax] {
         guard let declaration = declaration.as(ClassDeclSyntax.self) else { return [] }
         if declaration.hasObservableMacro {
-            context.diagnose(Diagnostic(node: Syntax(node), message: ObservedDiagnostic.keyValueObservableWithObservableMacro))
+            context.diagnose(
+                Diagnostic(node: Syntax(node), message: ObservedDiagnostic.keyValueObservableWithObservableMacro))
             return []
         }
         var members: [DeclSyntax] = []

@@ -51,7 +51,8 @@ struct LocalTypeHoister {
     }
 
     private mutating func uniqueName(_ base: String) -> String {
-        var name = base, suffix = 2
+        var name = base
+        var suffix = 2
         while usedNames.contains(name) {
             name = "\(base)_\(suffix)"
             suffix += 1
@@ -151,32 +152,36 @@ private final class LocalTypeRenamer: SyntaxRewriter {
 
     override func visit(_ node: CodeBlockItemListSyntax) -> CodeBlockItemListSyntax {
         // Positions first: the items keep their identities only until the list is rewritten.
-        let removedPositions = Set(node.enumerated().compactMap { position, item -> Int? in
-            guard case .decl(let declaration) = item.item, removed.contains(declaration.id) else { return nil }
-            return position
-        })
+        let removedPositions = Set(
+            node.enumerated().compactMap { position, item -> Int? in
+                guard case .decl(let declaration) = item.item, removed.contains(declaration.id) else { return nil }
+                return position
+            })
         let visited = super.visit(node)
         guard !removedPositions.isEmpty else { return visited }
-        return CodeBlockItemListSyntax(visited.enumerated().filter { !removedPositions.contains($0.offset) }.map(\.element))
+        return CodeBlockItemListSyntax(
+            visited.enumerated().filter { !removedPositions.contains($0.offset) }.map(\.element))
     }
 
     override func visit(_ node: IdentifierTypeSyntax) -> TypeSyntax {
         guard let newName = references[node.id] else { return super.visit(node) }
         let visited = super.visit(node).cast(IdentifierTypeSyntax.self)
-        return TypeSyntax(MemberTypeSyntax(
-            leadingTrivia: node.leadingTrivia,
-            baseType: IdentifierTypeSyntax(name: .identifier(namespace)),
-            name: .identifier(newName),
-            genericArgumentClause: visited.genericArgumentClause,
-            trailingTrivia: node.trailingTrivia))
+        return TypeSyntax(
+            MemberTypeSyntax(
+                leadingTrivia: node.leadingTrivia,
+                baseType: IdentifierTypeSyntax(name: .identifier(namespace)),
+                name: .identifier(newName),
+                genericArgumentClause: visited.genericArgumentClause,
+                trailingTrivia: node.trailingTrivia))
     }
 
     override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
         guard let newName = references[node.id] else { return ExprSyntax(node) }
-        return ExprSyntax(MemberAccessExprSyntax(
-            leadingTrivia: node.leadingTrivia,
-            base: DeclReferenceExprSyntax(baseName: .identifier(namespace)),
-            declName: DeclReferenceExprSyntax(baseName: .identifier(newName)),
-            trailingTrivia: node.trailingTrivia))
+        return ExprSyntax(
+            MemberAccessExprSyntax(
+                leadingTrivia: node.leadingTrivia,
+                base: DeclReferenceExprSyntax(baseName: .identifier(namespace)),
+                declName: DeclReferenceExprSyntax(baseName: .identifier(newName)),
+                trailingTrivia: node.trailingTrivia))
     }
 }

@@ -22,7 +22,8 @@ enum ObservationBridge {
 
     /// The registrar the accessors of `property` call in `container`.
     static func registrar(for property: String, in container: ClassDeclSyntax?) -> TokenSyntax {
-        .identifier(container?.hasKeyValueObservableAttribute == true ? classRegistrar : "_$observationRegistrar_" + property)
+        .identifier(
+            container?.hasKeyValueObservableAttribute == true ? classRegistrar : "_$observationRegistrar_" + property)
     }
 
     /// The class's registrar, which `@KeyValueObservable` adds to a class declaring `Observable`.

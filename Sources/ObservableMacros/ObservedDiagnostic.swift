@@ -85,33 +85,34 @@ enum ObservedDiagnostic: DiagnosticMessage {
     }
 
     var diagnosticID: MessageID {
-        let id = switch self {
-        case .notAVariable: "notAVariable"
-        case .letConstant: "letConstant"
-        case .computedProperty: "computedProperty"
-        case .typeProperty: "typeProperty"
-        case .lazyProperty: "lazyProperty"
-        case .propertyWrapper: "propertyWrapper"
-        case .overrideWithInitialValue: "overrideWithInitialValue"
-        case .overrideWithObservers: "overrideWithObservers"
-        case .optionNotLiteral: "optionNotLiteral"
-        case .skipsEqualValuesWithManualNotification: "skipsEqualValuesWithManualNotification"
-        case .keyValueObservableNotAClass: "keyValueObservableNotAClass"
-        case .classMemberNeedsSplitting: "classMemberNeedsSplitting"
-        case .invalidContainer: "invalidContainer"
-        case .tuplePattern: "tuplePattern"
-        case .multipleBindings: "multipleBindings"
-        case .missingTypeAndInitializer: "missingTypeAndInitializer"
-        case .opaqueType: "opaqueType"
-        case .nonisolatedUnsafe: "nonisolatedUnsafe"
-        case .nonisolatedInIsolatedClass: "nonisolatedInIsolatedClass"
-        case .codableNeedsClassAttribute: "codableNeedsClassAttribute"
-        case .codingKeyWithoutProperty: "codingKeyWithoutProperty"
-        case .propertyWithoutCodingKey: "propertyWithoutCodingKey"
-        case .observableMacroOnClass: "observableMacroOnClass"
-        case .observationAttribute: "observationAttribute"
-        case .keyValueObservableWithObservableMacro: "keyValueObservableWithObservableMacro"
-        }
+        let id =
+            switch self {
+            case .notAVariable: "notAVariable"
+            case .letConstant: "letConstant"
+            case .computedProperty: "computedProperty"
+            case .typeProperty: "typeProperty"
+            case .lazyProperty: "lazyProperty"
+            case .propertyWrapper: "propertyWrapper"
+            case .overrideWithInitialValue: "overrideWithInitialValue"
+            case .overrideWithObservers: "overrideWithObservers"
+            case .optionNotLiteral: "optionNotLiteral"
+            case .skipsEqualValuesWithManualNotification: "skipsEqualValuesWithManualNotification"
+            case .keyValueObservableNotAClass: "keyValueObservableNotAClass"
+            case .classMemberNeedsSplitting: "classMemberNeedsSplitting"
+            case .invalidContainer: "invalidContainer"
+            case .tuplePattern: "tuplePattern"
+            case .multipleBindings: "multipleBindings"
+            case .missingTypeAndInitializer: "missingTypeAndInitializer"
+            case .opaqueType: "opaqueType"
+            case .nonisolatedUnsafe: "nonisolatedUnsafe"
+            case .nonisolatedInIsolatedClass: "nonisolatedInIsolatedClass"
+            case .codableNeedsClassAttribute: "codableNeedsClassAttribute"
+            case .codingKeyWithoutProperty: "codingKeyWithoutProperty"
+            case .propertyWithoutCodingKey: "propertyWithoutCodingKey"
+            case .observableMacroOnClass: "observableMacroOnClass"
+            case .observationAttribute: "observationAttribute"
+            case .keyValueObservableWithObservableMacro: "keyValueObservableWithObservableMacro"
+            }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }
 
@@ -128,6 +129,8 @@ struct ObservedFixIt: FixItMessage {
     static let replaceLetWithVar = ObservedFixIt(message: "Replace 'let' with 'var'", id: "replaceLetWithVar")
     static let removeLazy = ObservedFixIt(message: "Remove 'lazy'", id: "removeLazy")
     static let addTypeAnnotation = ObservedFixIt(message: "Add a type annotation", id: "addTypeAnnotation")
-    static let removeUnsafe = ObservedFixIt(message: "Replace 'nonisolated(unsafe)' with 'nonisolated'", id: "removeUnsafe")
-    static let splitDeclaration = ObservedFixIt(message: "Split into one '@Observed' declaration per property", id: "splitDeclaration")
+    static let removeUnsafe = ObservedFixIt(
+        message: "Replace 'nonisolated(unsafe)' with 'nonisolated'", id: "removeUnsafe")
+    static let splitDeclaration = ObservedFixIt(
+        message: "Split into one '@Observed' declaration per property", id: "splitDeclaration")
 }

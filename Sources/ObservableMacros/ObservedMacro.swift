@@ -1,9 +1,9 @@
 import SwiftBasicFormat
 import SwiftDiagnostics
-import Synchronization
 import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
+import Synchronization
 
 /// `@Observed`: turns a stored `var` of a class into storage plus accessors that notify the
 /// ObservableCore runtime before and after every store, and report reads to key-path tracking.
@@ -36,9 +36,12 @@ public struct ObservedMacro {
         let registrar: TokenSyntax
 
         init?(_ declaration: VariableDeclSyntax, in container: ClassDeclSyntax?) {
-            guard let identifier = declaration.observedIdentifier, let text = identifier.identifierText else { return nil }
-            self.init(property: identifier, storage: .identifier("_" + text), slot: .identifier("_$" + text),
-                      registrar: ObservationBridge.registrar(for: text, in: container))
+            guard let identifier = declaration.observedIdentifier, let text = identifier.identifierText else {
+                return nil
+            }
+            self.init(
+                property: identifier, storage: .identifier("_" + text), slot: .identifier("_$" + text),
+                registrar: ObservationBridge.registrar(for: text, in: container))
         }
 
         init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax, registrar: TokenSyntax) {
@@ -109,7 +112,9 @@ struct AccessorShape: Hashable {
         let accessors = make(shape).map {
             // The layout `FormatMode.auto` gives, fixed once: formatted, then indented inside the
             // braces the expansion is wrapped in.
-            let formatted = $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(AccessorDeclSyntax.self).trimmed
+            let formatted = $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(
+                AccessorDeclSyntax.self
+            ).trimmed
             guard shape.isWrappedInBraces, expansionKeepsLayout else { return formatted }
             let indented = formatted.description.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.isEmpty ? "" : indentation.description + $0 }.joined(separator: "\n")
@@ -132,17 +137,20 @@ struct AccessorShape: Hashable {
 
     /// The accessors of `shape`, named with the placeholders.
     private static func make(_ shape: AccessorShape) -> [AccessorDeclSyntax] {
-        let names = PlaceholderRenamer.names, change = PlaceholderRenamer.change
+        let names = PlaceholderRenamer.names
+        let change = PlaceholderRenamer.change
         let isOverride = shape.isOverride
         let slot = names.slot
         // In a class declaring `Observable`, a read is reported to Observation first, and its
         // willSet/didSet bracket the whole set, our notifications inside (see `ObservationBridge`).
         // Each is a prefix of the statement after it, laid out for the accessor's body, so that it
         // adds no blank line when empty.
-        let keyPath = "keyPath: \\.\(names.property.text)", registrar = names.registrar.text
+        let keyPath = "keyPath: \\.\(names.property.text)"
+        let registrar = names.registrar.text
         let line = "\n" + indentation.description
         let reportsAccess = shape.reportsToObservation ? "\(registrar).access(self, \(keyPath))" + line : ""
-        let reportsMutation = shape.reportsToObservation
+        let reportsMutation =
+            shape.reportsToObservation
             ? "\(registrar).willSet(self, \(keyPath))\(line)defer {\(line)\(indentation)\(registrar).didSet(self, \(keyPath))\(line)}\(line)"
             : ""
         // An override has no storage of its own: it wraps the superclass's property.
@@ -191,7 +199,8 @@ struct AccessorShape: Hashable {
             }
             return accessors
         }
-        let fastPath: ExprSyntax = shape.skipsEqualValues
+        let fastPath: ExprSyntax =
+            shape.skipsEqualValues
             ? "\(slot).isObserved, !ObservableCore.ObservationSlot.isDuplicate(\(value), newValue)"
             : "\(slot).isObserved"
         if shape.reportsToObservation {
@@ -299,7 +308,10 @@ extension ObservedMacro: PeerMacro {
         }
         if property.hasModifier(.override) { return slot }
         let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)
-            .map { $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed }
+            .map {
+                $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self)
+                    .trimmed
+            }
         return [storage[0]] + slot + storage.dropFirst()
     }
 }

@@ -20,7 +20,9 @@ struct ObservedOptions {
         for argument in arguments {
             guard let label = argument.label?.text else { continue }
             guard let literal = argument.expression.as(BooleanLiteralExprSyntax.self) else {
-                problems.append(Diagnostic(node: Syntax(argument.expression), message: ObservedDiagnostic.optionNotLiteral(label: label)))
+                problems.append(
+                    Diagnostic(
+                        node: Syntax(argument.expression), message: ObservedDiagnostic.optionNotLiteral(label: label)))
                 continue
             }
             let value = literal.literal.tokenKind == .keyword(.true)
@@ -31,7 +33,8 @@ struct ObservedOptions {
             }
         }
         if options.skipsEqualValues, !options.notifiesAutomatically {
-            problems.append(Diagnostic(node: Syntax(arguments), message: ObservedDiagnostic.skipsEqualValuesWithManualNotification))
+            problems.append(
+                Diagnostic(node: Syntax(arguments), message: ObservedDiagnostic.skipsEqualValuesWithManualNotification))
         }
         return (options, problems)
     }

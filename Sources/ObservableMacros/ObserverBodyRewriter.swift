@@ -239,11 +239,15 @@ private final class DirectAccessRenamer: SyntaxRewriter {
         guard shorthandBindings.contains(node.id) else { return super.visit(node) }
         // `if let x {` becomes `if let x = _x {`.
         let pattern = node.pattern
-        return node
+        return
+            node
             .with(\.pattern, pattern.with(\.trailingTrivia, .space))
-            .with(\.initializer, InitializerClauseSyntax(
-                equal: .equalToken(trailingTrivia: .space),
-                value: DeclReferenceExprSyntax(baseName: .identifier(storage, trailingTrivia: pattern.trailingTrivia))))
+            .with(
+                \.initializer,
+                InitializerClauseSyntax(
+                    equal: .equalToken(trailingTrivia: .space),
+                    value: DeclReferenceExprSyntax(
+                        baseName: .identifier(storage, trailingTrivia: pattern.trailingTrivia))))
     }
 }
 

@@ -42,37 +42,59 @@ extension VariableDeclSyntax {
         if let container = lexicalContext.first?.as(ClassDeclSyntax.self) {
             if container.hasObservableMacro {
                 report(attribute, .observableMacroOnClass)
-            } else if !container.hasKeyValueObservableAttribute, let coding = CodableConformance.declaredProtocol(of: container) {
+            } else if !container.hasKeyValueObservableAttribute,
+                let coding = CodableConformance.declaredProtocol(of: container)
+            {
                 report(attribute, .codableNeedsClassAttribute(className: container.name.text, protocol: coding))
             }
         }
         if bindingSpecifier.tokenKind == .keyword(.let) {
-            report(bindingSpecifier, .letConstant, fixIts: [
-                FixIt(message: ObservedFixIt.replaceLetWithVar, changes: [
-                    .replace(oldNode: Syntax(bindingSpecifier), newNode: Syntax(bindingSpecifier.with(\.tokenKind, .keyword(.var)))),
-                ]),
-            ])
+            report(
+                bindingSpecifier, .letConstant,
+                fixIts: [
+                    FixIt(
+                        message: ObservedFixIt.replaceLetWithVar,
+                        changes: [
+                            .replace(
+                                oldNode: Syntax(bindingSpecifier),
+                                newNode: Syntax(bindingSpecifier.with(\.tokenKind, .keyword(.var))))
+                        ])
+                ])
         }
         for modifier in modifiers {
             switch modifier.name.tokenKind {
             case .keyword(.static), .keyword(.class):
                 report(modifier, .typeProperty(keyword: modifier.name.text))
             case .keyword(.lazy):
-                report(modifier, .lazyProperty, fixIts: [
-                    FixIt(message: ObservedFixIt.removeLazy, changes: [
-                        .replace(oldNode: Syntax(modifiers), newNode: Syntax(modifiers.filter { $0.name.tokenKind != .keyword(.lazy) })),
-                    ]),
-                ])
+                report(
+                    modifier, .lazyProperty,
+                    fixIts: [
+                        FixIt(
+                            message: ObservedFixIt.removeLazy,
+                            changes: [
+                                .replace(
+                                    oldNode: Syntax(modifiers),
+                                    newNode: Syntax(modifiers.filter { $0.name.tokenKind != .keyword(.lazy) }))
+                            ])
+                    ])
             case .keyword(.nonisolated):
                 let isolation = Self.globalActor(of: lexicalContext.first)
                 if modifier.detail?.detail.text == "unsafe" {
                     // Without the class's isolation, plain 'nonisolated' means the same here.
-                    let fixIts = isolation != nil ? [] : [
-                        FixIt(message: ObservedFixIt.removeUnsafe, changes: [
-                            .replace(oldNode: Syntax(modifier), newNode: Syntax(modifier.with(\.detail, nil).with(
-                                \.trailingTrivia, modifier.trailingTrivia))),
-                        ]),
-                    ]
+                    let fixIts =
+                        isolation != nil
+                        ? []
+                        : [
+                            FixIt(
+                                message: ObservedFixIt.removeUnsafe,
+                                changes: [
+                                    .replace(
+                                        oldNode: Syntax(modifier),
+                                        newNode: Syntax(
+                                            modifier.with(\.detail, nil).with(
+                                                \.trailingTrivia, modifier.trailingTrivia)))
+                                ])
+                        ]
                     report(modifier, .nonisolatedUnsafe, fixIts: fixIts)
                 } else if let isolation {
                     report(modifier, .nonisolatedInIsolatedClass(isolation: isolation))
@@ -94,7 +116,9 @@ extension VariableDeclSyntax {
             if let initializer = binding.initializer {
                 report(initializer, .overrideWithInitialValue)
             }
-            if case .accessors(let accessors) = binding.accessorBlock?.accessors, !isComputed, let first = accessors.first {
+            if case .accessors(let accessors) = binding.accessorBlock?.accessors, !isComputed,
+                let first = accessors.first
+            {
                 report(first.accessorSpecifier, .overrideWithObservers)
             }
         }
@@ -109,14 +133,23 @@ extension VariableDeclSyntax {
                 report(type, .opaqueType(type: type.trimmedDescription))
 
             } else if binding.typeAnnotation == nil, binding.initializer == nil {
-                report(binding.pattern, .missingTypeAndInitializer(name: binding.pattern.trimmedDescription), fixIts: [
-                    FixIt(message: ObservedFixIt.addTypeAnnotation, changes: [
-                        .replace(oldNode: Syntax(binding), newNode: Syntax(binding.with(\.typeAnnotation, TypeAnnotationSyntax(
-                            colon: .colonToken(trailingTrivia: .space),
-                            type: IdentifierTypeSyntax(name: .identifier("<#Type#>"))
-                        )))),
-                    ]),
-                ])
+                report(
+                    binding.pattern, .missingTypeAndInitializer(name: binding.pattern.trimmedDescription),
+                    fixIts: [
+                        FixIt(
+                            message: ObservedFixIt.addTypeAnnotation,
+                            changes: [
+                                .replace(
+                                    oldNode: Syntax(binding),
+                                    newNode: Syntax(
+                                        binding.with(
+                                            \.typeAnnotation,
+                                            TypeAnnotationSyntax(
+                                                colon: .colonToken(trailingTrivia: .space),
+                                                type: IdentifierTypeSyntax(name: .identifier("<#Type#>"))
+                                            ))))
+                            ])
+                    ])
             }
         }
         return problems
@@ -147,11 +180,12 @@ extension VariableDeclSyntax {
     /// from one (`T`, `[T]`): then the runtime, not overload resolution, finds out what it is. An
     /// inferred type in a generic context counts, as it may be.
     func mayHaveGenericType(in lexicalContext: [Syntax]) -> Bool {
-        let parameters = Set(lexicalContext.flatMap { context in
-            (context.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause?.parameters).map {
-                $0.map(\.name.text)
-            } ?? []
-        })
+        let parameters = Set(
+            lexicalContext.flatMap { context in
+                (context.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause?.parameters).map {
+                    $0.map(\.name.text)
+                } ?? []
+            })
         guard !parameters.isEmpty else { return false }
         guard let type = observedBinding?.typeAnnotation?.type else { return true }
         return type.tokens(viewMode: .sourceAccurate).contains { parameters.contains($0.text) }
@@ -188,17 +222,21 @@ extension VariableDeclSyntax {
         for (index, binding) in list.enumerated() {
             var single = binding.with(\.trailingComma, nil).trimmed
             if single.typeAnnotation == nil, single.initializer == nil,
-               let borrowed = list[index...].lazy.compactMap(\.typeAnnotation).first {
+                let borrowed = list[index...].lazy.compactMap(\.typeAnnotation).first
+            {
                 single = single.with(\.typeAnnotation, borrowed.trimmed)
             }
             let declaration = with(\.bindings, [single]).with(\.leadingTrivia, []).with(\.trailingTrivia, [])
             declarations.append(declaration.description)
         }
         let separator = "\n" + Trivia(pieces: Array(indentation)).description
-        let replacement: DeclSyntax = "\(leadingTrivia)\(raw: declarations.joined(separator: separator))\(trailingTrivia)"
-        return FixIt(message: ObservedFixIt.splitDeclaration, changes: [
-            .replace(oldNode: Syntax(self), newNode: Syntax(replacement)),
-        ])
+        let replacement: DeclSyntax =
+            "\(leadingTrivia)\(raw: declarations.joined(separator: separator))\(trailingTrivia)"
+        return FixIt(
+            message: ObservedFixIt.splitDeclaration,
+            changes: [
+                .replace(oldNode: Syntax(self), newNode: Syntax(replacement))
+            ])
     }
 
     /// The backing storage: private, same type, initial value and ownership (`weak`, `unowned`),
@@ -239,7 +277,7 @@ extension VariableDeclSyntax {
                     typeAnnotation: binding.typeAnnotation?.trimmed,
                     initializer: binding.initializer?.trimmed,
                     accessorBlock: observers
-                ),
+                )
             ]
         )
         return [DeclSyntax(declaration)] + (hoister.namespaceDeclaration.map { [$0] } ?? [])

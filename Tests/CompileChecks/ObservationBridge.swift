@@ -33,7 +33,10 @@ final class Screen: Observable {
 
 func use() {
     let prefs = Prefs()
-    withObservationTracking { _ = prefs.volume } onChange: {}
+    withObservationTracking {
+        _ = prefs.volume
+    } onChange: {
+    }
     prefs.volume += 1
     Stack<Int>().items.append(1)
     _ = Dimmer()

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 /// A model shared between threads the way an app shares one: the app synchronises it (here the
 /// tests set it from one thread at a time), so it is declared `@unchecked Sendable`.
@@ -39,7 +40,8 @@ struct ActorDeliveryTests {
     @Test("on the main actor, a set made on it is delivered before the set returns; .initial before observe returns")
     @MainActor
     func setOnTheMainActorIsSynchronous() {
-        let meter = Meter(), log = MainActorLog()
+        let meter = Meter()
+        let log = MainActorLog()
         let token = meter.observe(\.level, options: [.initial, .new], isolation: MainActor.shared) { log.record($0) }
         #expect(log.levels == [0])
         meter.level = 1
@@ -52,21 +54,23 @@ struct ActorDeliveryTests {
     @Test("sets made on other threads are delivered later, on the main actor, every one and in order")
     @MainActor
     func setsElsewhereAreDeliveredOnTheMainActorInOrder() async throws {
-        let meter = Meter(), log = MainActorLog()
+        let meter = Meter()
+        let log = MainActorLog()
         let token = meter.observe(\.level, isolation: MainActor.shared) { log.record($0) }
         // The main actor is busy in this function until the other thread has made every set: none
         // can have been delivered yet, so none was delivered on the setting thread.
-        setOnAnotherThread(meter, Array(1 ... 200))
+        setOnAnotherThread(meter, Array(1...200))
         #expect(log.levels.isEmpty)
         try await waitUntil { log.levels.count == 200 }
-        #expect(log.levels == Array(1 ... 200))
+        #expect(log.levels == Array(1...200))
         #expect(token.isActive)
     }
 
     @Test("a set on the main actor delivers the changes still queued from other threads first, then its own")
     @MainActor
     func setOnTheActorDrainsTheQueueFirst() {
-        let meter = Meter(), log = MainActorLog()
+        let meter = Meter()
+        let log = MainActorLog()
         let token = meter.observe(\.level, isolation: MainActor.shared) { log.record($0) }
         setOnAnotherThread(meter, [1, 2, 3])
         #expect(log.levels.isEmpty)
@@ -78,7 +82,9 @@ struct ActorDeliveryTests {
     @Test("after cancel() nothing is delivered, not even the changes made before and still queued")
     @MainActor
     func nothingAfterCancel() async throws {
-        let meter = Meter(), cancelled = MainActorLog(), witness = MainActorLog()
+        let meter = Meter()
+        let cancelled = MainActorLog()
+        let witness = MainActorLog()
         let token = meter.observe(\.level, isolation: MainActor.shared) { cancelled.record($0) }
         // Registered second, so its job is enqueued after the first one's: once it has delivered,
         // the first one's job has run too.
@@ -100,7 +106,8 @@ struct ActorDeliveryTests {
     func changesBeforeDeallocationAreDelivered() async throws {
         /// Hands the only reference to the meter to the setting thread, which releases it there.
         final class Handoff: @unchecked Sendable { var meter: Meter? }
-        let log = MainActorLog(), handoff = Handoff()
+        let log = MainActorLog()
+        let handoff = Handoff()
         weak var released: Meter?
         let token: ObservationToken
         do {
@@ -109,14 +116,16 @@ struct ActorDeliveryTests {
             token = meter.observe(\.level, isolation: MainActor.shared) { log.record($0) }
             handoff.meter = meter
         }
-        runConcurrently([{
-            let meter = handoff.meter.take()!
-            meter.level = 1
-            meter.level = 2
-        }])
+        runConcurrently([
+            {
+                let meter = handoff.meter.take()!
+                meter.level = 1
+                meter.level = 2
+            }
+        ])
         #expect(released == nil)
         #expect(log.levels.isEmpty)
-        #expect(token.isActive)   // until what was queued is delivered
+        #expect(token.isActive)  // until what was queued is delivered
         try await waitUntil { !token.isActive }
         #expect(log.levels == [1, 2])
         #expect(!token.isActive)
@@ -149,10 +158,11 @@ struct ActorDeliveryTests {
         }
         person.address = Address(city: "Rome")
         person.address?.city = "Milan"
-        #expect(seen == [
-            Seen(phase: "prior", old: "Oslo", new: nil), Seen(phase: "post", old: "Oslo", new: "Rome"),
-            Seen(phase: "prior", old: "Rome", new: nil), Seen(phase: "post", old: "Rome", new: "Milan"),
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "prior", old: "Oslo", new: nil), Seen(phase: "post", old: "Oslo", new: "Rome"),
+                Seen(phase: "prior", old: "Rome", new: nil), Seen(phase: "post", old: "Rome", new: "Milan"),
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -191,8 +201,12 @@ struct ActorDeliveryTests {
     @Test("while one thread sets and the main actor delivers, a cancel on a third thread stops delivery at once")
     @MainActor
     func cancelOnAnotherThreadWhileDelivering() async throws {
-        let meter = Meter(), sets = Counter(), cancelReturned = Counter()
-        var levels: [Int] = [], lateDeliveries = 0, witnessed = 0
+        let meter = Meter()
+        let sets = Counter()
+        let cancelReturned = Counter()
+        var levels: [Int] = []
+        var lateDeliveries = 0
+        var witnessed = 0
         let token = meter.observe(\.level, isolation: MainActor.shared) { change in
             if cancelReturned.current != 0 { lateDeliveries += 1 }
             levels.append(change.newValue ?? -1)
@@ -203,7 +217,12 @@ struct ActorDeliveryTests {
         // Off the main actor, so that it delivers while the threads run.
         await Task.detached {
             runConcurrently([
-                { for level in 1 ... count { meter.level = level; sets.increment() } },
+                {
+                    for level in 1...count {
+                        meter.level = level
+                        sets.increment()
+                    }
+                },
                 {
                     while sets.current < count / 4 { sched_yield() }
                     token.cancel()
@@ -214,7 +233,7 @@ struct ActorDeliveryTests {
         try await waitUntil { witnessed == count }
         #expect(witnessed == count)
         #expect(lateDeliveries == 0)
-        #expect(levels == Array(1 ... levels.count))
+        #expect(levels == Array(1...levels.count))
         #expect(levels.count < count)
         withExtendedLifetime(witness) {}
     }
@@ -260,17 +279,20 @@ private actor LevelGauge {
 struct OtherActorDeliveryTests {
     @Test("a set made on the actor is delivered before it returns; sets elsewhere later, in order")
     func deliveryOnAnActor() async throws {
-        let meter = Meter(), gauge = LevelGauge()
+        let meter = Meter()
+        let gauge = LevelGauge()
         await gauge.watch(meter)
         #expect(await gauge.levels == [0])
         #expect(await gauge.set(meter, to: 1) == [0, 1])
-        setOnAnotherThread(meter, Array(2 ... 100))
+        setOnAnotherThread(meter, Array(2...100))
         let deadline = ContinuousClock.now + .seconds(2)
-        while await gauge.levels.count < 100 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(await gauge.levels == Array(0 ... 100))
+        while await gauge.levels.count < 100 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(await gauge.levels == Array(0...100))
         await gauge.stop()
         meter.level = 101
-        #expect(await gauge.set(meter, to: 102) == Array(0 ... 100))
+        #expect(await gauge.set(meter, to: 102) == Array(0...100))
     }
 
     @Test("the observation keeps its actor until it ends, as a task on it would, and not after")

@@ -10,7 +10,8 @@ struct ChangesSequenceTests {
         var iterator = person.changes(of: \.name, options: [.old, .new]).makeAsyncIterator()
         person.name = "Bo"
         person.name = "Cy"
-        let first = await iterator.next(), second = await iterator.next()
+        let first = await iterator.next()
+        let second = await iterator.next()
         #expect(first.map { Seen.from($0) } == Seen(phase: "post", old: "before iteration: not seen", new: "Bo"))
         #expect(second.map { Seen.from($0) } == Seen(phase: "post", old: "Bo", new: "Cy"))
     }
@@ -24,7 +25,7 @@ struct ChangesSequenceTests {
         person.address = replaced
         replaced.city = "Milan"
         var cities: [String?] = []
-        for _ in 0 ..< 3 { cities.append((await iterator.next())?.newValue ?? nil) }
+        for _ in 0..<3 { cities.append((await iterator.next())?.newValue ?? nil) }
         #expect(cities == ["Oslo", "Rome", "Milan"])
     }
 
@@ -58,7 +59,7 @@ struct ChangesSequenceTests {
             return ages
         }
         var signals = started.makeAsyncIterator()
-        _ = await signals.next()   // .initial arrived: the loop is observing
+        _ = await signals.next()  // .initial arrived: the loop is observing
         person.age = 1
         _ = await signals.next()
         task.cancel()
@@ -70,7 +71,7 @@ struct ChangesSequenceTests {
     func bufferingNewest() async {
         let person = Person()
         var iterator = person.changes(of: \.age, bufferingPolicy: .bufferingNewest(1)).makeAsyncIterator()
-        for age in 1 ... 5 { person.age = age }
+        for age in 1...5 { person.age = age }
         #expect(await iterator.next()?.newValue == 5)
         person.age = 6
         #expect(await iterator.next()?.newValue == 6)
@@ -93,7 +94,7 @@ struct ChangesSequenceTests {
         _ = await signals.next()
         person.name = "B"
         person.name = "C"
-        person.name = "D"   // after the third element the loop has left: buffered, then dropped
+        person.name = "D"  // after the third element the loop has left: buffered, then dropped
         #expect(await task.value == ["A", "B", "C"])
     }
 }

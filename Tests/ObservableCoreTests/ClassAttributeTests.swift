@@ -38,7 +38,8 @@ struct ClassAttributeTests {
     func weakStaysWeak() {
         let settings = Settings(theme: "")
         var values: [Bool] = []
-        let token = settings.observe(\.delegate, options: [.new]) { _, change in values.append(change.newValue! != nil) }
+        let token = settings.observe(\.delegate, options: [.new]) { _, change in values.append(change.newValue! != nil)
+        }
         do {
             let canary = Canary()
             settings.delegate = canary
@@ -55,9 +56,9 @@ struct ClassAttributeTests {
         let cache = settings.observe(\.cache) { _, _ in Issue.record("an @Unobserved property notified") }
         let mode = settings.observe(\.mode) { _, _ in modes += 1 }
         settings.cache = 1
-        settings.mode = 1   // equal: skipped
+        settings.mode = 1  // equal: skipped
         settings.mode = 2
-        #expect(cache.isActive == false)   // nothing it reads is observed
+        #expect(cache.isActive == false)  // nothing it reads is observed
         #expect(modes == 1)
         withExtendedLifetime((cache, mode)) {}
     }

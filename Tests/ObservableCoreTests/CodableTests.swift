@@ -137,15 +137,25 @@ private func decode<Value: Decodable>(_: Value.Type, _ text: String) throws -> V
 struct CodableTests {
     @Test("encodes what the compiler's synthesis encodes for the plain twin, keyed by the names as written")
     func encodesLikeTheTwin() throws {
-        let owner = Owner(), keeper = Owner()
-        let settings = Settings(id: 1, keeper: keeper), plain = PlainSettings(id: 1, keeper: keeper)
-        let expected = #"{"cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":5},"mode":1,"theme":"dark","volume":3}"#
+        let owner = Owner()
+        let keeper = Owner()
+        let settings = Settings(id: 1, keeper: keeper)
+        let plain = PlainSettings(id: 1, keeper: keeper)
+        let expected =
+            #"{"cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":5},"mode":1,"theme":"dark","volume":3}"#
         #expect(try json(settings) == expected)
         #expect(try json(plain) == expected)
 
-        settings.volume = 7; settings.nickname = "n"; settings.owner = owner; settings.level = 50
-        plain.volume = 7; plain.nickname = "n"; plain.owner = owner; plain.level = 50
-        let changed = #"{"cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":10},"mode":1,"nickname":"n","owner":{"name":"owner"},"theme":"dark","volume":7}"#
+        settings.volume = 7
+        settings.nickname = "n"
+        settings.owner = owner
+        settings.level = 50
+        plain.volume = 7
+        plain.nickname = "n"
+        plain.owner = owner
+        plain.level = 50
+        let changed =
+            #"{"cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":10},"mode":1,"nickname":"n","owner":{"name":"owner"},"theme":"dark","volume":7}"#
         #expect(try json(settings) == changed)
         #expect(try json(plain) == changed)
         withExtendedLifetime(owner) {}
@@ -153,8 +163,10 @@ struct CodableTests {
 
     @Test("decodes what the plain twin decodes; optionals may be absent")
     func decodesLikeTheTwin() throws {
-        let text = #"{"volume":9,"theme":"light","nickname":"nick","keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#
-        let settings = try decode(Settings.self, text), plain = try decode(PlainSettings.self, text)
+        let text =
+            #"{"volume":9,"theme":"light","nickname":"nick","keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#
+        let settings = try decode(Settings.self, text)
+        let plain = try decode(PlainSettings.self, text)
         let observed: [Int] = [settings.volume, settings.id, settings.cache, settings.mode, settings.level]
         let twin: [Int] = [plain.volume, plain.id, plain.cache, plain.mode, plain.level]
         #expect(observed == [9, 4, 5, 6, 8])
@@ -172,24 +184,33 @@ struct CodableTests {
         for _ in 0..<200 {
             let settings = Settings(id: Int.random(in: -5...5, using: &random), keeper: keeper)
             let plain = PlainSettings(id: settings.id, keeper: keeper)
-            let volume = Int.random(in: 0...100, using: &random), mode = Int.random(in: 0...3, using: &random)
+            let volume = Int.random(in: 0...100, using: &random)
+            let mode = Int.random(in: 0...3, using: &random)
             let theme = String(repeating: "ab\"é", count: Int.random(in: 0...3, using: &random))
             let nickname = Bool.random(using: &random) ? nil : "n\(volume)"
             let level = Int.random(in: 0...20, using: &random)
-            settings.volume = volume; plain.volume = volume
-            settings.mode = mode; plain.mode = mode
-            settings.theme = theme; plain.theme = theme
-            settings.nickname = nickname; plain.nickname = nickname
-            settings.level = level; plain.level = level
+            settings.volume = volume
+            plain.volume = volume
+            settings.mode = mode
+            plain.mode = mode
+            settings.theme = theme
+            plain.theme = theme
+            settings.nickname = nickname
+            plain.nickname = nickname
+            settings.level = level
+            plain.level = level
             let encoded = try json(settings)
             #expect(try json(plain) == encoded)
             // (Not re-encoded: the decoded `unowned` keeper is gone at once, as with synthesis.)
-            let decoded = try decode(Settings.self, encoded), twin = try decode(PlainSettings.self, encoded)
+            let decoded = try decode(Settings.self, encoded)
+            let twin = try decode(PlainSettings.self, encoded)
             let expected: [Int] = [volume, mode, min(level, 10), settings.id]
             let observed: [Int] = [decoded.volume, decoded.mode, decoded.level, decoded.id]
             let plainValues: [Int] = [twin.volume, twin.mode, twin.level, twin.id]
             #expect(observed == expected && plainValues == expected)
-            #expect(decoded.theme == theme && twin.theme == theme && decoded.nickname == nickname && twin.nickname == nickname)
+            #expect(
+                decoded.theme == theme && twin.theme == theme && decoded.nickname == nickname
+                    && twin.nickname == nickname)
         }
         withExtendedLifetime(keeper) {}
     }
@@ -211,16 +232,22 @@ struct CodableTests {
 
     @Test("a decoded instance is observable like any other: old and new values, key paths through it")
     func decodedIsObservable() throws {
-        let settings = try decode(Settings.self, #"{"volume":9,"theme":"light","keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#)
+        let settings = try decode(
+            Settings.self,
+            #"{"volume":9,"theme":"light","keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#)
         var log: [String] = []
         let tokens = [
-            settings.observe(\.volume, options: [.old, .new]) { _, change in log.append("volume \(change.oldValue!)->\(change.newValue!)") },
+            settings.observe(\.volume, options: [.old, .new]) { _, change in
+                log.append("volume \(change.oldValue!)->\(change.newValue!)")
+            },
             settings.observe(\.label, options: [.new]) { _, change in log.append("label \(change.newValue!)") },
-            try settings.observe(keyPath: "theme", options: [.new]) { _, change in log.append("theme \(change.newValue as! String)") },
+            try settings.observe(keyPath: "theme", options: [.new]) { _, change in
+                log.append("theme \(change.newValue as! String)")
+            },
         ]
         settings.volume = 10
         settings.theme = "dark"
-        settings.cache = 1   // @Unobserved
+        settings.cache = 1  // @Unobserved
         #expect(log == ["volume 9->10", "label light 10", "label dark 10", "theme dark"])
         withExtendedLifetime(tokens) {}
     }
@@ -241,9 +268,12 @@ struct CodableTests {
 
     @Test("a subclass inherits its superclass's coding, as the plain twins do, and stays observable")
     func subclass() throws {
-        let chapter = Chapter(), plain = PlainChapter()
-        chapter.number = 3; plain.number = 3
-        chapter.pages = [1, 2]; plain.pages = [1, 2]
+        let chapter = Chapter()
+        let plain = PlainChapter()
+        chapter.number = 3
+        plain.number = 3
+        chapter.pages = [1, 2]
+        plain.pages = [1, 2]
         #expect(try json(chapter) == #"{"pages":[1,2],"title":"untitled"}"#)
         #expect(try json(plain) == json(chapter))
 
@@ -253,7 +283,9 @@ struct CodableTests {
         #expect(plainDecoded.title == "t" && plainDecoded.pages == [5] && plainDecoded.number == 1)
         var log: [String] = []
         let tokens = [
-            decoded.observe(\.number, options: [.old, .new]) { _, change in log.append("number \(change.oldValue!)->\(change.newValue!)") },
+            decoded.observe(\.number, options: [.old, .new]) { _, change in
+                log.append("number \(change.oldValue!)->\(change.newValue!)")
+            },
             decoded.observe(\.pages, options: [.new]) { _, change in log.append("pages \(change.newValue!)") },
         ]
         decoded.number = 2

@@ -1,7 +1,7 @@
 import ObservableCore
 import Testing
 
-private struct Point {   // neither Equatable nor a class: in-place changes are settings
+private struct Point {  // neither Equatable nor a class: in-place changes are settings
     var x = 0
 }
 
@@ -37,11 +37,15 @@ private final class GenericHolder<Items>: KeyValueObservable {
 
 @Suite("Collection change kinds")
 struct CollectionChangeTests {
-    @Test("a generic property holding a collection reports the kinds and indexes a non-generic one does", arguments: [UInt64(5), 6, 7])
+    @Test(
+        "a generic property holding a collection reports the kinds and indexes a non-generic one does",
+        arguments: [UInt64(5), 6, 7])
     func genericPropertyMatchesConcrete(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let playlist = Playlist(), generic = GenericHolder<[String]>([])
-        var concrete: [Mutation] = [], dynamic: [Mutation] = []
+        let playlist = Playlist()
+        let generic = GenericHolder<[String]>([])
+        var concrete: [Mutation] = []
+        var dynamic: [Mutation] = []
         let tokens = [
             playlist.observe(\.songs) { _, change in concrete.append(Mutation(change)) },
             generic.observe(\.items) { _, change in dynamic.append(Mutation(change)) },
@@ -52,14 +56,15 @@ struct CollectionChangeTests {
             case 1: songs.insert(word, at: songs.count / 2)
             case 2: if !songs.isEmpty { songs.remove(at: songs.count / 2) }
             case 3: if !songs.isEmpty { songs[songs.count - 1] = word }
-            case 4: songs.replaceSubrange(0 ..< min(1, songs.count), with: [word, word])
+            case 4: songs.replaceSubrange(0..<min(1, songs.count), with: [word, word])
             case 5: songs.append(contentsOf: [word, word])
             case 6: if songs.count > 3 { songs.removeAll() }
             default: songs = [word]
             }
         }
-        for step in 0 ..< 60 {
-            let operation = Int.random(in: 0 ..< 8, using: &random), word = "w\(step)"
+        for step in 0..<60 {
+            let operation = Int.random(in: 0..<8, using: &random)
+            let word = "w\(step)"
             mutate(&playlist.songs, operation, word)
             mutate(&generic.items, operation, word)
         }
@@ -70,14 +75,16 @@ struct CollectionChangeTests {
 
     @Test("generic collections of class references compare by identity; of other elements, settings")
     func genericElementKinds() {
-        let stops = GenericHolder<[Address]>([Address(city: "A")]), points = GenericHolder<[Point]>([Point()])
-        var kinds: [ObservedChangeKind] = [], pointKinds: [ObservedChangeKind] = []
+        let stops = GenericHolder<[Address]>([Address(city: "A")])
+        let points = GenericHolder<[Point]>([Point()])
+        var kinds: [ObservedChangeKind] = []
+        var pointKinds: [ObservedChangeKind] = []
         let tokens = [
             stops.observe(\.items) { _, change in kinds.append(change.kind) },
             points.observe(\.items) { _, change in pointKinds.append(change.kind) },
         ]
         stops.items.append(Address(city: "B"))
-        stops.items[0] = Address(city: "A")   // equal city, another object: a replacement
+        stops.items[0] = Address(city: "A")  // equal city, another object: a replacement
         points.items.append(Point())
         #expect(kinds == [.insertion, .replacement])
         #expect(pointKinds == [.setting])
@@ -96,14 +103,15 @@ struct CollectionChangeTests {
         playlist.songs[1] = "B"
         playlist.songs.append(contentsOf: ["d", "e"])
         playlist.songs.removeAll()
-        #expect(seen == [
-            Mutation(.insertion, [2 ..< 3], old: ["a", "b"], new: ["a", "b", "c"]),
-            Mutation(.insertion, [0 ..< 1], old: ["a", "b", "c"], new: ["z", "a", "b", "c"]),
-            Mutation(.removal, [1 ..< 2], old: ["z", "a", "b", "c"], new: ["z", "b", "c"]),
-            Mutation(.replacement, [1 ..< 2], old: ["z", "b", "c"], new: ["z", "B", "c"]),
-            Mutation(.insertion, [3 ..< 5], old: ["z", "B", "c"], new: ["z", "B", "c", "d", "e"]),
-            Mutation(.removal, [0 ..< 5], old: ["z", "B", "c", "d", "e"], new: []),
-        ])
+        #expect(
+            seen == [
+                Mutation(.insertion, [2..<3], old: ["a", "b"], new: ["a", "b", "c"]),
+                Mutation(.insertion, [0..<1], old: ["a", "b", "c"], new: ["z", "a", "b", "c"]),
+                Mutation(.removal, [1..<2], old: ["z", "a", "b", "c"], new: ["z", "b", "c"]),
+                Mutation(.replacement, [1..<2], old: ["z", "b", "c"], new: ["z", "B", "c"]),
+                Mutation(.insertion, [3..<5], old: ["z", "B", "c"], new: ["z", "B", "c", "d", "e"]),
+                Mutation(.removal, [0..<5], old: ["z", "B", "c", "d", "e"], new: []),
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -115,10 +123,11 @@ struct CollectionChangeTests {
         playlist.songs = ["a"]
         let appended = playlist.songs + ["b"]
         playlist.songs = appended
-        #expect(seen == [
-            Mutation(.setting, nil, old: [], new: ["a"]),
-            Mutation(.setting, nil, old: ["a"], new: ["a", "b"]),
-        ])
+        #expect(
+            seen == [
+                Mutation(.setting, nil, old: [], new: ["a"]),
+                Mutation(.setting, nil, old: ["a"], new: ["a", "b"]),
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -129,7 +138,7 @@ struct CollectionChangeTests {
         var seen: [Mutation] = []
         let token = playlist.observe(\.songs, options: []) { _, change in seen.append(Mutation(change)) }
         playlist.songs.swapAt(0, 3)
-        #expect(seen == [Mutation(.replacement, [0 ..< 1, 3 ..< 4])])
+        #expect(seen == [Mutation(.replacement, [0..<1, 3..<4])])
         withExtendedLifetime(token) {}
     }
 
@@ -139,14 +148,15 @@ struct CollectionChangeTests {
         playlist.songs = ["a", "b", "c"]
         var seen: [Mutation] = []
         let token = playlist.observe(\.songs, options: []) { _, change in seen.append(Mutation(change)) }
-        playlist.songs.replaceSubrange(0 ..< 1, with: ["x", "y"])   // one replaced and one inserted
-        playlist.songs.removeAll { $0 == "x" || $0 == "c" }          // two separate removals
-        playlist.songs[0] = playlist.songs[0]                         // nothing changed
-        #expect(seen == [
-            Mutation(.setting, nil),
-            Mutation(.setting, nil),
-            Mutation(.setting, nil),
-        ])
+        playlist.songs.replaceSubrange(0..<1, with: ["x", "y"])  // one replaced and one inserted
+        playlist.songs.removeAll { $0 == "x" || $0 == "c" }  // two separate removals
+        playlist.songs[0] = playlist.songs[0]  // nothing changed
+        #expect(
+            seen == [
+                Mutation(.setting, nil),
+                Mutation(.setting, nil),
+                Mutation(.setting, nil),
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -156,11 +166,13 @@ struct CollectionChangeTests {
         let oslo = Address(city: "Oslo")
         playlist.stops = [oslo]
         var kinds: [(ObservedChangeKind, [Range<Int>]?)] = []
-        let token = playlist.observe(\.stops) { _, change in kinds.append((change.kind, change.indexes.map { Array($0.ranges) })) }
-        playlist.stops[0] = Address(city: "Oslo")   // equal city, another object
+        let token = playlist.observe(\.stops) { _, change in
+            kinds.append((change.kind, change.indexes.map { Array($0.ranges) }))
+        }
+        playlist.stops[0] = Address(city: "Oslo")  // equal city, another object
         playlist.stops.append(oslo)
         #expect(kinds.map(\.0) == [.replacement, .insertion])
-        #expect(kinds.map(\.1) == [[0 ..< 1], [1 ..< 2]])
+        #expect(kinds.map(\.1) == [[0..<1], [1..<2]])
         withExtendedLifetime(token) {}
     }
 
@@ -180,7 +192,8 @@ struct CollectionChangeTests {
         let playlist = Playlist()
         var log: [String] = []
         let token = playlist.observe(\.songs, options: [.prior, .old, .new]) { _, change in
-            log.append("\(change.isPrior ? "prior" : "post") \(change.kind) \(change.oldValue ?? []) \(change.newValue ?? [])")
+            log.append(
+                "\(change.isPrior ? "prior" : "post") \(change.kind) \(change.oldValue ?? []) \(change.newValue ?? [])")
         }
         playlist.songs.append("a")
         #expect(log == ["prior setting [] []", "post insertion [] [\"a\"]"])
@@ -199,7 +212,7 @@ struct CollectionChangeTests {
         }
         playlist.songs.append("a")
         #expect(seen.map(\.0) == [.insertion])
-        #expect(seen.map(\.1) == [[0 ..< 1]])
+        #expect(seen.map(\.1) == [[0..<1]])
     }
 
     @Test("a nested path to an array reports settings (the kind is known for a direct observation only)")

@@ -68,7 +68,8 @@ struct ConcurrencyTests {
         let bound = bounds.withLock { $0 }
         for index in 0..<doomedCount {
             let seen = doomedSeen[index].all
-            #expect(seen == Array(stride(from: 1, through: seen.last ?? 0, by: 1)), "observation \(index) skipped a value")
+            #expect(
+                seen == Array(stride(from: 1, through: seen.last ?? 0, by: 1)), "observation \(index) skipped a value")
             #expect((seen.last ?? 0) <= bound[index]!, "observation \(index) was called after cancel() returned")
         }
         #expect(churned.current == 500)
@@ -89,7 +90,7 @@ struct ConcurrencyTests {
         // Two threads register on the property being set; the list changes in place or, while a
         // set reads it, through a copy. Each observation must hear a gapless run ending at the
         // last value, starting no earlier than the writer's progress when registration began.
-        let seen = (0 ..< 2 * perThread).map { _ in Recorder<Int>() }
+        let seen = (0..<2 * perThread).map { _ in Recorder<Int>() }
         let startedAt = Locked<[Int: Int]>([:])
         let tokens = Locked<[ObservationToken]>([])
         @Sendable func register(_ indexes: StrideTo<Int>) {
@@ -103,7 +104,7 @@ struct ConcurrencyTests {
         }
         runConcurrently([
             {
-                for value in 1 ... sets {
+                for value in 1...sets {
                     progress.store(value)
                     person.age = value
                 }
@@ -116,40 +117,45 @@ struct ConcurrencyTests {
         ])
         let starts = startedAt.withLock { $0 }
         #expect(tokens.withLock { $0.count } == 2 * perThread)
-        for index in 0 ..< 2 * perThread {
+        for index in 0..<2 * perThread {
             let values = seen[index].all
             let first = values.first ?? sets + 2
             #expect(values.last == sets + 1, "observation \(index) missed the last value")
-            #expect(values == Array(first ..< sets + 2), "observation \(index) skipped a value")
+            #expect(values == Array(first..<sets + 2), "observation \(index) skipped a value")
             #expect(first >= starts[index]!, "observation \(index) heard a value set before it was registered")
         }
     }
 
     @Test("four threads each observe, rewire and cancel their own graph: exact counts everywhere")
     func independentGraphs() {
-        let threads = 4, rounds = 300
+        let threads = 4
+        let rounds = 300
         let results = Locked<[Int: (direct: [Int], cities: [String?], summaries: Int)]>([:])
-        runConcurrently((0..<threads).map { thread in
-            {
-                let person = Person(name: "p\(thread)")
-                var direct: [Int] = [], cities: [String?] = [], summaries = 0
-                let tokens = [
-                    person.observe(\.age, options: [.new]) { _, change in direct.append(change.newValue!) },
-                    person.observe(\.address?.city, options: [.new]) { _, change in cities.append(change.newValue!) },
-                    person.observe(\.summary) { _, _ in summaries += 1 },
-                ]
-                for round in 1...rounds {
-                    person.age = round
-                    if round % 3 == 0 { person.address = Address(city: "c\(round)") }
-                    person.address?.city = "x\(round)"
-                    // A short-lived observation in the middle: tracking on this thread only.
-                    let transient = person.observe(\.address?.street) { _, _ in }
-                    transient.cancel()
+        runConcurrently(
+            (0..<threads).map { thread in
+                {
+                    let person = Person(name: "p\(thread)")
+                    var direct: [Int] = []
+                    var cities: [String?] = []
+                    var summaries = 0
+                    let tokens = [
+                        person.observe(\.age, options: [.new]) { _, change in direct.append(change.newValue!) },
+                        person.observe(\.address?.city, options: [.new]) { _, change in cities.append(change.newValue!)
+                        },
+                        person.observe(\.summary) { _, _ in summaries += 1 },
+                    ]
+                    for round in 1...rounds {
+                        person.age = round
+                        if round % 3 == 0 { person.address = Address(city: "c\(round)") }
+                        person.address?.city = "x\(round)"
+                        // A short-lived observation in the middle: tracking on this thread only.
+                        let transient = person.observe(\.address?.street) { _, _ in }
+                        transient.cancel()
+                    }
+                    withExtendedLifetime(tokens) {}
+                    results.withLock { $0[thread] = (direct, cities, summaries) }
                 }
-                withExtendedLifetime(tokens) {}
-                results.withLock { $0[thread] = (direct, cities, summaries) }
-            }
-        })
+            })
         let all = results.withLock { $0 }
         for thread in 0..<threads {
             let result = all[thread]!
@@ -167,41 +173,46 @@ struct ConcurrencyTests {
     @Test("a controller notified, unobserved and registered into from several threads at once")
     func controllerAcrossThreads() {
         final class SharedObserver: Sendable {}
-        let sets = 2_000, churn = 400
+        let sets = 2_000
+        let churn = 400
         let observer = SharedObserver()
         let controller = ObservationController(observer: observer)
-        nonisolated(unsafe) let stable = Person(), doomed = Person()
+        nonisolated(unsafe) let stable = Person()
+        nonisolated(unsafe) let doomed = Person()
         let progress = Counter()
-        let stableSeen = Recorder<Int>(), doomedSeen = Recorder<Int>()
+        let stableSeen = Recorder<Int>()
+        let doomedSeen = Recorder<Int>()
         controller.observe(stable, \.age, options: [.new]) { _, _, change in stableSeen.append(change.newValue!) }
         controller.observe(doomed, \.age, options: [.new]) { _, _, change in doomedSeen.append(change.newValue!) }
         let bound = Counter()
         let churnOK = Counter()
 
-        runConcurrently([
-            {
-                for value in 1...sets {
-                    progress.store(value)
-                    stable.age = value
-                    doomed.age = value
-                }
-            },
-            {
-                while progress.current < sets / 2 { sched_yield() }
-                controller.unobserve(doomed, \.age)
-                bound.store(progress.current)
-            },
-        ] + (0..<2).map { _ in
-            {
-                for _ in 0..<churn {
-                    let person = Person()
-                    controller.observe(person, \.name) { _, _, _ in }
-                    let registered = controller.isObserving(person, \Person.name)
-                    controller.unobserve(person)
-                    if registered && !controller.isObserving(person, \Person.name) { churnOK.increment() }
-                }
-            }
-        })
+        runConcurrently(
+            [
+                {
+                    for value in 1...sets {
+                        progress.store(value)
+                        stable.age = value
+                        doomed.age = value
+                    }
+                },
+                {
+                    while progress.current < sets / 2 { sched_yield() }
+                    controller.unobserve(doomed, \.age)
+                    bound.store(progress.current)
+                },
+            ]
+                + (0..<2).map { _ in
+                    {
+                        for _ in 0..<churn {
+                            let person = Person()
+                            controller.observe(person, \.name) { _, _, _ in }
+                            let registered = controller.isObserving(person, \Person.name)
+                            controller.unobserve(person)
+                            if registered && !controller.isObserving(person, \Person.name) { churnOK.increment() }
+                        }
+                    }
+                })
 
         #expect(stableSeen.all == Array(1...sets))
         let seen = doomedSeen.all
@@ -217,39 +228,47 @@ struct ConcurrencyTests {
         let iterations = 300
         var freed = 0
         for _ in 0..<iterations {
-            let round = raceLifetimes(observe: { person, canary in
-                Locked<[ObservationToken]>([
-                    person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} },
-                    person.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} },
-                ])
-            }, roles: { person, tokens in [
-                { person.withLock { $0 = nil } },
-                { tokens.withLock { $0.forEach { $0.cancel() } } },
-                { tokens.withLock { $0 = [] } },
-            ] })
+            let round = raceLifetimes(
+                observe: { person, canary in
+                    Locked<[ObservationToken]>([
+                        person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} },
+                        person.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} },
+                    ])
+                },
+                roles: { person, tokens in
+                    [
+                        { person.withLock { $0 = nil } },
+                        { tokens.withLock { for token in $0 { token.cancel() } } },
+                        { tokens.withLock { $0 = [] } },
+                    ]
+                })
             if round.freed { freed += 1 }
         }
         #expect(freed == iterations)
     }
 
-    @Test("one token cancelled from two threads while its object dies on a third: each cancel returns with the observation ended, everything freed")
+    @Test(
+        "one token cancelled from two threads while its object dies on a third: each cancel returns with the observation ended, everything freed"
+    )
     func cancelsRaceEachOtherAndTheObjectsDeath() {
         let iterations = 400
         var freed = 0
         let endedOnReturn = Counter()
         for index in 0..<iterations {
             // Alternately a direct observation and a path observation (the two kinds a token refers to).
-            let round = raceLifetimes(observe: { person, canary in
-                index.isMultiple(of: 2)
-                    ? person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
-                    : person.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} }
-            }, roles: { person, token in
-                let cancel: @Sendable () -> Void = {
-                    token.cancel()
-                    if !token.isActive { endedOnReturn.increment() }
-                }
-                return [cancel, cancel, { person.withLock { $0 = nil } }]
-            })
+            let round = raceLifetimes(
+                observe: { person, canary in
+                    index.isMultiple(of: 2)
+                        ? person.observe(\.age) { _, _ in withExtendedLifetime(canary) {} }
+                        : person.observe(\.address?.city) { _, _ in withExtendedLifetime(canary) {} }
+                },
+                roles: { person, token in
+                    let cancel: @Sendable () -> Void = {
+                        token.cancel()
+                        if !token.isActive { endedOnReturn.increment() }
+                    }
+                    return [cancel, cancel, { person.withLock { $0 = nil } }]
+                })
             if round.freed && !round.tokens.isActive { freed += 1 }
         }
         #expect(endedOnReturn.current == 2 * iterations)

@@ -14,11 +14,13 @@ struct CrashCatalogueTests {
     func emptyKeyPath() {
         let person = Person(name: "Ann")
         var calls: [String] = []
-        let identity = person.observe(\.self, options: [.initial, .new]) { _, change in calls.append("self \(change.newValue!.name)") }
+        let identity = person.observe(\.self, options: [.initial, .new]) { _, change in
+            calls.append("self \(change.newValue!.name)")
+        }
         let unobservable = person.observe(\.scratch, options: [.new]) { _, _ in calls.append("scratch") }
         person.name = "Bob"
         person.scratch = 1
-        #expect(calls == ["self Ann"])              // only .initial: nothing can notify
+        #expect(calls == ["self Ann"])  // only .initial: nothing can notify
         #expect(!identity.isActive && !unobservable.isActive)
         identity.cancel()
         unobservable.cancel()
@@ -39,21 +41,28 @@ struct CrashCatalogueTests {
 
     @Test("removing twice")
     func removeTwice() {
-        let person = Person(), view = ProfileView()
+        let person = Person()
+        let view = ProfileView()
         var calls = 0
         let token = person.observe(\.age) { _, _ in calls += 1 }
         view.observations.observe(person, \.age) { _, _, _ in calls += 1 }
-        token.cancel(); token.cancel()
-        view.observations.unobserve(person, \.age); view.observations.unobserve(person, \.age)
-        view.observations.unobserve(person); view.observations.unobserve(person)
-        view.observations.unobserveAll(); view.observations.unobserveAll()
+        token.cancel()
+        token.cancel()
+        view.observations.unobserve(person, \.age)
+        view.observations.unobserve(person, \.age)
+        view.observations.unobserve(person)
+        view.observations.unobserve(person)
+        view.observations.unobserveAll()
+        view.observations.unobserveAll()
         person.age = 1
         #expect(calls == 0)
     }
 
     @Test("removing what was never added")
     func removeNeverAdded() {
-        let person = Person(), stranger = Person(), view = ProfileView()
+        let person = Person()
+        let stranger = Person()
+        let view = ProfileView()
         var calls = 0
         view.observations.observe(person, \.age) { _, _, _ in calls += 1 }
         view.observations.unobserve(stranger, \.age)
@@ -62,7 +71,7 @@ struct CrashCatalogueTests {
         view.observations.unobserve(Canary())
         ObservationController(observer: view).unobserveAll()
         person.age = 1
-        #expect(calls == 1)   // the one real observation is untouched
+        #expect(calls == 1)  // the one real observation is untouched
     }
 
     @Test("more removals than additions, and more additions than removals")
@@ -71,8 +80,11 @@ struct CrashCatalogueTests {
         var calls = 0
         // Tokens: five added, three removed (one of them three times): exactly two remain.
         let tokens = (0..<5).map { _ in person.observe(\.age) { _, _ in calls += 1 } }
-        tokens[0].cancel(); tokens[0].cancel(); tokens[0].cancel()
-        tokens[1].cancel(); tokens[2].cancel()
+        tokens[0].cancel()
+        tokens[0].cancel()
+        tokens[0].cancel()
+        tokens[1].cancel()
+        tokens[2].cancel()
         person.age = 1
         #expect(calls == 2)
 
@@ -149,13 +161,14 @@ struct CrashCatalogueTests {
         #expect(weakPerson == nil)
         #expect(tokens.allSatisfy { !$0.isActive })
         #expect(controller.observedObjects.isEmpty)
-        tokens.forEach { $0.cancel() }
+        for token in tokens { token.cancel() }
         controller.unobserveAll()
         tokens.removeAll()
     }
 
-    @Test("observer side and observed side released in either order, with observations registered",
-          arguments: [true, false])
+    @Test(
+        "observer side and observed side released in either order, with observations registered",
+        arguments: [true, false])
     func eitherOrderWithController(observedFirst: Bool) {
         weak var weakPerson: Person?
         weak var weakView: ProfileView?
@@ -165,7 +178,13 @@ struct CrashCatalogueTests {
         weakView = view
         let controller = ObservationController(observer: view!, retainsObserved: false)
         controller.observe(person!, keyPaths: [\.name, \.address?.city]) { _, _, _ in }
-        if observedFirst { person = nil; view = nil } else { view = nil; person = nil }
+        if observedFirst {
+            person = nil
+            view = nil
+        } else {
+            view = nil
+            person = nil
+        }
         #expect(weakPerson == nil && weakView == nil)
         #expect(controller.observedObjects.isEmpty)
     }
@@ -210,7 +229,7 @@ struct CrashCatalogueTests {
             let bob = Person(name: "Bob")
             ann.friend = bob
             bob.name = "Bobby"
-        }   // Bob dies; like Cocoa, a weak reference zeroing itself is not a set and does not notify
+        }  // Bob dies; like Cocoa, a weak reference zeroing itself is not a set and does not notify
         #expect(ann.friend == nil)
         let cid = Person(name: "Cid")
         ann.friend = cid
@@ -243,14 +262,19 @@ struct CrashCatalogueTests {
     func threeLevelChurn() {
         let root = Person(name: "root")
         var cities: [String?] = []
-        let token = root.observe(\.friend?.address?.city, options: [.new]) { _, change in cities.append(change.newValue!) }
+        let token = root.observe(\.friend?.address?.city, options: [.new]) { _, change in
+            cities.append(change.newValue!)
+        }
         weak var firstFriend: Person?
         weak var firstAddress: Address?
-        var keep: [Person] = []   // `friend` is weak: something must own the friends
+        var keep: [Person] = []  // `friend` is weak: something must own the friends
         for round in 0..<3 {
             let friend = Person(name: "f\(round)")
             friend.address = Address(city: "c\(round)")
-            if round == 0 { firstFriend = friend; firstAddress = friend.address }
+            if round == 0 {
+                firstFriend = friend
+                firstAddress = friend.address
+            }
             keep = [friend]
             root.friend = friend
             friend.address = Address(city: "d\(round)")
@@ -262,8 +286,9 @@ struct CrashCatalogueTests {
 
     // MARK: 8. User code run by a release inside the library
 
-    @Test("a deinit run by cancel/unobserve re-enters the library on the same list: no deadlock",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "a deinit run by cancel/unobserve re-enters the library on the same list: no deadlock",
+        .timeLimit(.minutes(1)))
     func reentrantDeinit() {
         /// Captured by a handler; when the library releases the handler, this calls back into it.
         final class Reentrant {
@@ -271,7 +296,8 @@ struct CrashCatalogueTests {
             init(_ action: @escaping () -> Void) { self.action = action }
             deinit { action() }
         }
-        let person = Person(), view = ProfileView()
+        let person = Person()
+        let view = ProfileView()
         var log: [String] = []
         var later: [ObservationToken] = []
         let other = person.observe(\.age) { _, _ in log.append("other") }

@@ -1,5 +1,6 @@
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 /// `EntryTable`'s operations on its hand-allocated memory, with the entries' lifetimes: each slot's
 /// reference is taken, moved or released exactly once. Run under AddressSanitizer in `.ci/run`, which
@@ -12,7 +13,7 @@ struct EntryTableTests {
 
     /// Entries, and weak references that say when each is freed.
     private static func entries(_ count: Int) -> (strong: [ListEntry], weak: [() -> ListEntry?]) {
-        let strong = (0 ..< count).map { _ in entry() }
+        let strong = (0..<count).map { _ in entry() }
         let weak: [() -> ListEntry?] = strong.map { entry in { [weak entry] in entry } }
         return (strong, weak)
     }
@@ -25,7 +26,7 @@ struct EntryTableTests {
     }
 
     private static func identities(_ table: EntryTable) -> [ObjectIdentifier?] {
-        (0 ..< table.count).map { index in table[index].map { ObjectIdentifier($0.takeUnretainedValue()) } }
+        (0..<table.count).map { index in table[index].map { ObjectIdentifier($0.takeUnretainedValue()) } }
     }
 
     @Test("appended entries are held by the table, in order, until it is destroyed")

@@ -1,5 +1,6 @@
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 final class GenericBox<T>: KeyValueObservable {
     @Observed var value: T
@@ -15,12 +16,16 @@ final class IntBox: KeyValueObservable {
 
 @Suite("Generic classes")
 struct GenericClassTests {
-    @Test("re-wiring a nested path through a generic class keeps the process-wide tables flat, as for a non-generic one")
+    @Test(
+        "re-wiring a nested path through a generic class keeps the process-wide tables flat, as for a non-generic one")
     func rewiringStaysFlat() {
-        func rewire<Box: AnyObject>(_ root: Box, child: ReferenceWritableKeyPath<Box, Box?>, make: (Int) -> Box, times: Int) {
-            for index in 0 ..< times { root[keyPath: child] = make(index) }
+        func rewire<Box: AnyObject>(
+            _ root: Box, child: ReferenceWritableKeyPath<Box, Box?>, make: (Int) -> Box, times: Int
+        ) {
+            for index in 0..<times { root[keyPath: child] = make(index) }
         }
-        let generic = GenericBox(0), plain = IntBox(0)
+        let generic = GenericBox(0)
+        let plain = IntBox(0)
         var heard = 0
         let tokens = [
             generic.observe(\.child?.value) { _, _ in heard += 1 },
@@ -29,7 +34,8 @@ struct GenericClassTests {
         // Warm up: every distinct path and property is recorded once.
         rewire(generic, child: \.child, make: { GenericBox($0) }, times: 10)
         rewire(plain, child: \.child, make: { IntBox($0) }, times: 10)
-        let proofs = ProofTable.shared.count, internedKeyPaths = KeyPathTable.shared.count
+        let proofs = ProofTable.shared.count
+        let internedKeyPaths = KeyPathTable.shared.count
         rewire(generic, child: \.child, make: { GenericBox($0) }, times: 2_000)
         rewire(plain, child: \.child, make: { IntBox($0) }, times: 2_000)
         #expect(heard == 4_020)
@@ -38,7 +44,9 @@ struct GenericClassTests {
         #expect(KeyPathTable.shared.count - internedKeyPaths < 100)
         // The leaf is still proven for the generic class: a change of it is delivered from the setter.
         var leaf: [Seen<Int>] = []
-        let token = generic.observe(\.child?.value) { _, change in leaf.append(Seen(phase: "post", old: change.oldValue ?? nil, new: change.newValue ?? nil)) }
+        let token = generic.observe(\.child?.value) { _, change in
+            leaf.append(Seen(phase: "post", old: change.oldValue ?? nil, new: change.newValue ?? nil))
+        }
         generic.child?.value = 7
         #expect(leaf == [Seen(phase: "post", old: 1_999, new: 7)])
         withExtendedLifetime((tokens, token)) {}

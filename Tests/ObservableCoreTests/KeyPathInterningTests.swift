@@ -35,7 +35,7 @@ struct KeyPathInterningTests {
         var stored: [ObservedChange<String>] = []
         do {
             var index = 1
-            index += Int.random(in: 0...0)   // a subscript argument known only at run time
+            index += Int.random(in: 0...0)  // a subscript argument known only at run time
             let keyPath = \Shelf.books[index]
             let token = shelf.observe(keyPath) { _, change in stored.append(change) }
             shelf.books[1] = "x"
@@ -69,7 +69,7 @@ struct KeyPathInterningTests {
     func publicInitialiser() {
         var changes: [ObservedChange<String>] = []
         for index in 0..<3 {
-            let keyPath: AnyKeyPath = \Shelf.books[index]   // a new object each time
+            let keyPath: AnyKeyPath = \Shelf.books[index]  // a new object each time
             changes.append(ObservedChange<String>(oldValue: "a", newValue: "b", keyPath: keyPath))
         }
         let filler = (0..<1_000).map { \Shelf.books[$0 + 10] }
@@ -105,7 +105,9 @@ struct KeyPathInterningTests {
 
     @Test("the same key path on a subclass that overrides the property, between instances of the base")
     func repeatedRegistrationsAcrossSubclasses() {
-        let first = Lamp(), smart = SmartLamp(), last = Lamp()
+        let first = Lamp()
+        let smart = SmartLamp()
+        let last = Lamp()
         var seen: [String] = []
         let tokens = [("first", first), ("smart", smart as Lamp), ("last", last)].map { name, lamp in
             lamp.observe(\Lamp.watts) { _, change in seen.append("\(name) \(change.oldValue!)->\(change.newValue!)") }

@@ -57,12 +57,13 @@ struct LifetimeTests {
         do {
             let watcher = Watcher()
             weakWatcher = watcher
-            watcher.token = person.observe(\.name) { [weak watcher] _, change in watcher?.heard.append(change.newValue!) }
+            watcher.token = person.observe(\.name) { [weak watcher] _, change in watcher?.heard.append(change.newValue!)
+            }
             person.name = "Ann"
             #expect(watcher.heard == ["Ann"])
         }
         #expect(weakWatcher == nil)
-        person.name = "Bob"   // the watcher's token died with it: nothing is called
+        person.name = "Bob"  // the watcher's token died with it: nothing is called
     }
 
     @Test("observing never retains the observed object; its deinit ends the observation")
@@ -77,7 +78,7 @@ struct LifetimeTests {
         }
         #expect(weakPerson == nil)
         #expect(token?.isActive == false)
-        token?.cancel()   // after the observed object died: nothing to do, no crash
+        token?.cancel()  // after the observed object died: nothing to do, no crash
     }
 
     @Test("when the observed object dies, everything the handler captured is freed, even while the token lives")
@@ -157,7 +158,10 @@ struct LifetimeTests {
             person.address = address
             let canary = Canary()
             weakCanary = canary
-            token = person.observe(\.address?.city) { _, _ in calls += 1; withExtendedLifetime(canary) {} }
+            token = person.observe(\.address?.city) { _, _ in
+                calls += 1
+                withExtendedLifetime(canary) {}
+            }
             address.city = "Bergen"
         }
         address.city = "Rome"
@@ -177,11 +181,14 @@ struct LifetimeTests {
             home = household.home
             let canary = Canary()
             weakCanary = canary
-            token = household.observe(\.home.city) { _, _ in calls += 1; withExtendedLifetime(canary) {} }
+            token = household.observe(\.home.city) { _, _ in
+                calls += 1
+                withExtendedLifetime(canary) {}
+            }
             home.city = "Bergen"
         }
-        #expect(token?.isActive == true)   // nothing on the root could tell it yet
-        home.city = "Rome"                 // the next change finds the root gone and ends it
+        #expect(token?.isActive == true)  // nothing on the root could tell it yet
+        home.city = "Rome"  // the next change finds the root gone and ends it
         home.city = "Milan"
         #expect(calls == 1)
         #expect(weakCanary == nil)
@@ -212,7 +219,9 @@ struct LifetimeTests {
             weakPerson = person
             var canary: Canary? = Canary()
             weakCanary = canary
-            var token: ObservationToken? = person!.observe(\.address?.city) { [canary] _, _ in withExtendedLifetime(canary) {} }
+            var token: ObservationToken? = person!.observe(\.address?.city) { [canary] _, _ in
+                withExtendedLifetime(canary) {}
+            }
             canary = nil
             if observedDiesFirst {
                 person = nil
@@ -227,7 +236,9 @@ struct LifetimeTests {
         }
     }
 
-    @Test("a token that outlived its observation (object died, or cancelled first) stays inert: it never touches a newer observation")
+    @Test(
+        "a token that outlived its observation (object died, or cancelled first) stays inert: it never touches a newer observation"
+    )
     func staleTokensStayInert() {
         var staleTokens: [ObservationToken] = []
         var heard: [Int] = []
@@ -242,7 +253,7 @@ struct LifetimeTests {
                 if round.isMultiple(of: 2) { token.cancel() }
                 staleTokens.append(token)
             }
-            #expect(weakCanary == nil)   // the observation and its captures are gone; the token lives on
+            #expect(weakCanary == nil)  // the observation and its captures are gone; the token lives on
             // New objects and observations are made while the stale tokens exist, then the stale ones are used.
             let person = Person()
             let token = person.observe(\.age) { _, change in heard.append(change.newValue!) }
@@ -253,16 +264,17 @@ struct LifetimeTests {
         }
         #expect(heard == Array(0..<200))
         #expect(live.allSatisfy { $0.1.isActive })
-        staleTokens.removeAll()   // deinit of every stale token cancels again: still nothing happens
+        staleTokens.removeAll()  // deinit of every stale token cancels again: still nothing happens
         live[0].0.age = -1
         #expect(heard.last == -1 && heard.count == 201)
     }
 
-    @Test("a computed path that stops reading any @Observed property ends: inactive token, captures freed, no later call")
+    @Test(
+        "a computed path that stops reading any @Observed property ends: inactive token, captures freed, no later call")
     func pathWithoutDependenciesEnds() {
         final class Holder: KeyValueObservable {
             @Observed var marker = 0
-            var source: Person?   // not @Observed: replacing it notifies nobody
+            var source: Person?  // not @Observed: replacing it notifies nobody
             var age: Int { source?.age ?? -1 }
         }
         let holder = Holder()
@@ -283,7 +295,7 @@ struct LifetimeTests {
         #expect(heard == [1])
         #expect(token?.isActive == true)
         holder.source = nil
-        person.age = 2            // re-evaluated: the path now reads no @Observed property
+        person.age = 2  // re-evaluated: the path now reads no @Observed property
         #expect(heard == [1, -1])
         #expect(token?.isActive == false)
         #expect(weakCanary == nil)

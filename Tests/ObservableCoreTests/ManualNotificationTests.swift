@@ -37,14 +37,16 @@ struct ManualNotificationTests {
     func manualProperty() {
         let account = Wallet()
         var seen: [Seen<Int>] = []
-        let token = account.observe(\.balance, options: [.prior, .old, .new]) { _, change in seen.append(.from(change)) }
+        let token = account.observe(\.balance, options: [.prior, .old, .new]) { _, change in seen.append(.from(change))
+        }
         account.balance = 5
         #expect(seen.isEmpty)
         account.apply([10, 20, 30])
-        #expect(seen == [
-            Seen(phase: "prior", old: 5, new: nil),
-            Seen(phase: "post", old: 5, new: 65),   // one change for the batch
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "prior", old: 5, new: nil),
+                Seen(phase: "post", old: 5, new: 65),  // one change for the batch
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -52,8 +54,11 @@ struct ManualNotificationTests {
     func nestedPairs() {
         let account = Wallet()
         var log: [String] = []
-        let balance = account.observe(\.balance) { _, change in log.append("balance \(change.oldValue!)->\(change.newValue!)") }
-        let owner = account.observe(\.owner) { _, change in log.append("owner \(change.oldValue!)->\(change.newValue!)") }
+        let balance = account.observe(\.balance) { _, change in
+            log.append("balance \(change.oldValue!)->\(change.newValue!)")
+        }
+        let owner = account.observe(\.owner) { _, change in log.append("owner \(change.oldValue!)->\(change.newValue!)")
+        }
         account.willChangeValue(for: \.balance)
         account.willChangeValue(for: \.owner)
         account.balance = 1
@@ -95,7 +100,8 @@ struct ManualNotificationTests {
 
     @Test("a manual property notifies nested paths through it, and only for its own object")
     func nestedThroughManual() {
-        let holder = Holder(), other = Holder()
+        let holder = Holder()
+        let other = Holder()
         var seen: [Seen<Int?>] = []
         let token = holder.observe(\.account?.balance) { _, change in seen.append(.from(change)) }
         holder.account?.notifyingChange(of: \.balance) { holder.account?.balance = 3 }
@@ -106,18 +112,20 @@ struct ManualNotificationTests {
 
     @Test("a computed property is notified by hand for what it reads that is not @Observed")
     func computedByHand() {
-        let badge = Badge(), other = Badge()
+        let badge = Badge()
+        let other = Badge()
         var seen: [Seen<String>] = []
         let token = badge.observe(\.display, options: [.prior, .old, .new]) { _, change in seen.append(.from(change)) }
         let otherToken = other.observe(\.display) { _, _ in Issue.record("another object's observation was notified") }
         badge.notifyingChange(of: \.display) { badge.suffix = "!" }
-        badge.name = "Bo"   // still automatic through the @Observed property it reads
-        #expect(seen == [
-            Seen(phase: "prior", old: "Ann", new: nil),
-            Seen(phase: "post", old: "Ann", new: "Ann!"),
-            Seen(phase: "prior", old: "Ann!", new: nil),
-            Seen(phase: "post", old: "Ann!", new: "Bo!"),
-        ])
+        badge.name = "Bo"  // still automatic through the @Observed property it reads
+        #expect(
+            seen == [
+                Seen(phase: "prior", old: "Ann", new: nil),
+                Seen(phase: "post", old: "Ann", new: "Ann!"),
+                Seen(phase: "prior", old: "Ann!", new: nil),
+                Seen(phase: "post", old: "Ann!", new: "Bo!"),
+            ])
         withExtendedLifetime((token, otherToken)) {}
     }
 
@@ -125,14 +133,17 @@ struct ManualNotificationTests {
     func dependentKeys() {
         let contact = Contact()
         var seen: [Seen<String>] = []
-        let token = contact.observe(\.fullName, options: [.initial, .old, .new]) { _, change in seen.append(.from(change)) }
+        let token = contact.observe(\.fullName, options: [.initial, .old, .new]) { _, change in
+            seen.append(.from(change))
+        }
         contact.first = "Bo"
         contact.last = "Kim"
-        #expect(seen == [
-            Seen(phase: "post", old: nil, new: "Ann Lee"),
-            Seen(phase: "post", old: "Ann Lee", new: "Bo Lee"),
-            Seen(phase: "post", old: "Bo Lee", new: "Bo Kim"),
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "post", old: nil, new: "Ann Lee"),
+                Seen(phase: "post", old: "Ann Lee", new: "Bo Lee"),
+                Seen(phase: "post", old: "Bo Lee", new: "Bo Kim"),
+            ])
         token.cancel()
         contact.first = "Cy"
         #expect(seen.count == 3)

@@ -17,7 +17,8 @@ struct NestedPathTests {
     @Test("replacing the intermediate notifies, moves the observation, and the old one falls silent")
     func rewiring() {
         let person = Person()
-        let first = Address(city: "Oslo"), second = Address(city: "Rome")
+        let first = Address(city: "Oslo")
+        let second = Address(city: "Rome")
         person.address = first
         var seen: [Seen<String?>] = []
         let token = person.observe(\.address?.city, options: [.initial, .old, .new]) { _, change in
@@ -26,11 +27,12 @@ struct NestedPathTests {
         person.address = second
         first.city = "ignored: no longer on the path"
         second.city = "Milan"
-        #expect(seen == [
-            Seen(phase: "post", old: nil, new: "Oslo"),     // .initial carries no old value
-            Seen(phase: "post", old: "Oslo", new: "Rome"),  // the intermediate was replaced
-            Seen(phase: "post", old: "Rome", new: "Milan"), // the new intermediate notifies
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "post", old: nil, new: "Oslo"),  // .initial carries no old value
+                Seen(phase: "post", old: "Oslo", new: "Rome"),  // the intermediate was replaced
+                Seen(phase: "post", old: "Rome", new: "Milan"),  // the new intermediate notifies
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -46,12 +48,13 @@ struct NestedPathTests {
         address.city = "Bergen"
         person.address = nil
         address.city = "ignored: detached"
-        #expect(seen == [
-            Seen(phase: "post", old: nil, new: .some(nil)),
-            Seen(phase: "post", old: .some(nil), new: "Oslo"),
-            Seen(phase: "post", old: "Oslo", new: "Bergen"),
-            Seen(phase: "post", old: "Bergen", new: .some(nil)),
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "post", old: nil, new: .some(nil)),
+                Seen(phase: "post", old: .some(nil), new: "Oslo"),
+                Seen(phase: "post", old: "Oslo", new: "Bergen"),
+                Seen(phase: "post", old: "Bergen", new: .some(nil)),
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -60,26 +63,32 @@ struct NestedPathTests {
         let person = Person()
         person.address = Address(city: "Oslo")
         var seen: [Seen<String?>] = []
-        let token = person.observe(\.address?.city, options: [.prior, .old, .new]) { _, change in seen.append(.from(change)) }
+        let token = person.observe(\.address?.city, options: [.prior, .old, .new]) { _, change in
+            seen.append(.from(change))
+        }
         person.address?.city = "Bergen"
         person.address = Address(city: "Rome")
-        #expect(seen == [
-            Seen(phase: "prior", old: "Oslo", new: nil),
-            Seen(phase: "post", old: "Oslo", new: "Bergen"),
-            Seen(phase: "prior", old: "Bergen", new: nil),
-            Seen(phase: "post", old: "Bergen", new: "Rome"),
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "prior", old: "Oslo", new: nil),
+                Seen(phase: "post", old: "Oslo", new: "Bergen"),
+                Seen(phase: "prior", old: "Bergen", new: nil),
+                Seen(phase: "post", old: "Bergen", new: "Rome"),
+            ])
         withExtendedLifetime(token) {}
     }
 
     @Test("three levels: every intermediate is a trigger and moves the observation")
     func threeLevels() {
-        let ann = Person(name: "Ann"), bob = Person(name: "Bob"), cid = Person(name: "Cid")
+        let ann = Person(name: "Ann")
+        let bob = Person(name: "Bob")
+        let cid = Person(name: "Cid")
         bob.address = Address(city: "Oslo")
         cid.address = Address(city: "Rome")
         ann.friend = bob
         var cities: [String?] = []
-        let token = ann.observe(\.friend?.address?.city, options: [.new]) { _, change in cities.append(change.newValue!) }
+        let token = ann.observe(\.friend?.address?.city, options: [.new]) { _, change in cities.append(change.newValue!)
+        }
         bob.address?.city = "Bergen"
         ann.friend = cid
         bob.address?.city = "ignored"
@@ -96,7 +105,7 @@ struct NestedPathTests {
         let token = person.observe(\.summary, options: [.new]) { _, change in summaries.append(change.newValue!) }
         person.age = 30
         person.name = "Anna"
-        person.scratch = 1   // not @Observed: not a trigger
+        person.scratch = 1  // not @Observed: not a trigger
         #expect(summaries == ["Ann (30)", "Anna (30)"])
         withExtendedLifetime(token) {}
     }
@@ -117,7 +126,7 @@ struct NestedPathTests {
         var calls = 0
         let token = person.observe(\.scratch, options: [.initial, .new]) { _, _ in calls += 1 }
         person.scratch = 5
-        #expect(calls == 1)   // only .initial
+        #expect(calls == 1)  // only .initial
         #expect(token.isActive == false)
     }
 

@@ -28,7 +28,9 @@ struct NotificationOrderTests {
 
     @Test("a path that moves onto an object joins the end of its list: after what was registered there meanwhile")
     func pathJoinsOnMove() {
-        let holder = Holder(), before = Address(), target = Address()
+        let holder = Holder()
+        let before = Address()
+        let target = Address()
         holder.child = before
         var order: [String] = []
         let path = holder.observe(\.child?.city) { _, _ in order.append("path") }
@@ -49,7 +51,8 @@ struct NotificationOrderTests {
 
     @Test("a path that stays on an object keeps its place when an intermediate is set to the same object")
     func pathKeepsPlace() {
-        let holder = Holder(), target = Address()
+        let holder = Holder()
+        let target = Address()
         holder.child = target
         var order: [String] = []
         let path = holder.observe(\.child?.city) { _, _ in order.append("path") }

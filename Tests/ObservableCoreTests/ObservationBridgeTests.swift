@@ -42,21 +42,23 @@ private func track(_ log: Recorder<String>, _ name: String, _ read: () -> Void) 
 struct ObservationBridgeTests {
     @Test("withObservationTracking fires for an @Observed property read, once, and not for one not read")
     func tracksReads() {
-        let prefs = Prefs(), log = Recorder<String>()
+        let prefs = Prefs()
+        let log = Recorder<String>()
         track(log, "volume") { _ = prefs.volume }
-        prefs.theme = "light"          // not read
+        prefs.theme = "light"  // not read
         #expect(log.all == [])
         prefs.volume = 4
-        prefs.volume = 5               // onChange is one-shot
+        prefs.volume = 5  // onChange is one-shot
         #expect(log.all == ["volume"])
         track(log, "tags") { _ = prefs.tags }
-        prefs.tags.append("a")         // in place, through _modify
+        prefs.tags.append("a")  // in place, through _modify
         #expect(log.all == ["volume", "tags"])
     }
 
     @Test("with the class attribute, one registrar for the class; @Unobserved is not tracked")
     func classAttribute() {
-        let panel = Panel(), log = Recorder<String>()
+        let panel = Panel()
+        let log = Recorder<String>()
         track(log, "cache") { _ = panel.cache }
         panel.cache = 1
         #expect(log.all == [])
@@ -67,8 +69,11 @@ struct ObservationBridgeTests {
 
     @Test("nested reads through several objects are tracked, at every level")
     func nestedReads() {
-        let prefs = Prefs(), panel = Panel(), log = Recorder<String>()
-        let first = Room(), second = Room()
+        let prefs = Prefs()
+        let panel = Panel()
+        let log = Recorder<String>()
+        let first = Room()
+        let second = Room()
         prefs.room = first
         panel.room = first
         track(log, "leaf") { _ = prefs.room?.name }
@@ -82,7 +87,8 @@ struct ObservationBridgeTests {
 
     @Test("a computed property reading @Observed ones is tracked through them")
     func computed() {
-        let prefs = Prefs(), log = Recorder<String>()
+        let prefs = Prefs()
+        let log = Recorder<String>()
         track(log, "label") { _ = prefs.label }
         prefs.volume = 9
         #expect(log.all == ["label"])
@@ -90,14 +96,15 @@ struct ObservationBridgeTests {
 
     @Test("Observation hears every store: equal values skipped by KVO and manual notification too")
     func everyStore() {
-        let prefs = Prefs(), log = Recorder<String>()
+        let prefs = Prefs()
+        let log = Recorder<String>()
         var kvo: [String] = []
         let tokens = [
             prefs.observe(\.theme, options: [.new]) { _, change in kvo.append("theme \(change.newValue!)") },
             prefs.observe(\.manual, options: [.new]) { _, change in kvo.append("manual \(change.newValue!)") },
         ]
         track(log, "theme") { _ = prefs.theme }
-        prefs.theme = "dark"           // equal: KVO skips it; Observation is told of every store
+        prefs.theme = "dark"  // equal: KVO skips it; Observation is told of every store
         track(log, "manual") { _ = prefs.manual }
         prefs.setManual(1)
         #expect(log.all == ["theme", "manual"])
@@ -107,7 +114,8 @@ struct ObservationBridgeTests {
 
     @Test("KVO-style observers keep old/new, .prior and order, inside Observation's willSet")
     func orderWithKVO() {
-        let prefs = Prefs(), log = Recorder<String>()
+        let prefs = Prefs()
+        let log = Recorder<String>()
         let token = prefs.observe(\.volume, options: [.old, .new, .prior]) { _, change in
             log.append(change.isPrior ? "prior \(change.oldValue!)" : "did \(change.oldValue!)->\(change.newValue!)")
         }
@@ -120,7 +128,9 @@ struct ObservationBridgeTests {
 
     @Test("nested KVO paths still re-wire when an intermediate object of a bridged class is replaced")
     func kvoNestedRewiring() {
-        let prefs = Prefs(), first = Room(), second = Room()
+        let prefs = Prefs()
+        let first = Room()
+        let second = Room()
         prefs.room = first
         var names: [String?] = []
         let token = prefs.observe(\.room?.name, options: [.new]) { _, change in names.append(change.newValue!) }

@@ -37,7 +37,8 @@ final class DeinitSetter {
 struct ObservationControllerTests {
     @Test("a block receives the observer, the object and the change")
     func blockHandler() {
-        let view = ProfileView(), person = Person(name: "Ann")
+        let view = ProfileView()
+        let person = Person(name: "Ann")
         var received: [(ObjectIdentifier, ObjectIdentifier, Seen<String>)] = []
         view.observations.observe(person, \.name) { observer, object, change in
             received.append((ObjectIdentifier(observer), ObjectIdentifier(object), .from(change)))
@@ -51,7 +52,8 @@ struct ObservationControllerTests {
 
     @Test("options and their order are those of observe(_:options:_:)")
     func optionsOrder() {
-        let view = ProfileView(), person = Person(name: "Ann")
+        let view = ProfileView()
+        let person = Person(name: "Ann")
         var seen: [Seen<String>] = []
         var observing = false
         view.observations.observe(person, \.name, options: [.initial, .prior, .old, .new]) { _, _, change in
@@ -59,16 +61,18 @@ struct ObservationControllerTests {
         }
         observing = true
         person.name = "Bob"
-        #expect(seen == [
-            Seen(phase: "initial", old: nil, new: "Ann"),
-            Seen(phase: "prior", old: "Ann", new: nil),
-            Seen(phase: "post", old: "Ann", new: "Bob"),
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "initial", old: nil, new: "Ann"),
+                Seen(phase: "prior", old: "Ann", new: nil),
+                Seen(phase: "post", old: "Ann", new: "Bob"),
+            ])
     }
 
     @Test("several key paths with one handler: change.keyPath says which changed")
     func multipleKeyPaths() {
-        let view = ProfileView(), person = Person(name: "Ann")
+        let view = ProfileView()
+        let person = Person(name: "Ann")
         var changes: [(AnyKeyPath, String)] = []
         view.observations.observe(person, keyPaths: [\.name, \.age, \.address?.city], options: [.new]) { _, _, change in
             changes.append((change.keyPath, String(describing: change.newValue!)))
@@ -83,7 +87,8 @@ struct ObservationControllerTests {
 
     @Test("a method of the observer as the callback (target-action)")
     func action() {
-        let view = ProfileView(), person = Person(name: "Ann")
+        let view = ProfileView()
+        let person = Person(name: "Ann")
         view.observations.observe(person, \.name, action: ProfileView.nameDidChange)
         person.name = "Bob"
         person.name = "Cid"
@@ -92,9 +97,12 @@ struct ObservationControllerTests {
 
     @Test("nested key paths follow their intermediate objects")
     func nestedPath() {
-        let view = ProfileView(), person = Person()
+        let view = ProfileView()
+        let person = Person()
         var cities: [String?] = []
-        view.observations.observe(person, \.address?.city, options: [.new]) { _, _, change in cities.append(change.newValue!) }
+        view.observations.observe(person, \.address?.city, options: [.new]) { _, _, change in
+            cities.append(change.newValue!)
+        }
         let first = Address(city: "Oslo")
         person.address = first
         person.address = Address(city: "Rome")
@@ -105,7 +113,9 @@ struct ObservationControllerTests {
 
     @Test("unobserve(object, keyPath) ends just that observation; idempotent; unknown pairs are fine")
     func unobserveKeyPath() {
-        let view = ProfileView(), person = Person(), stranger = Person()
+        let view = ProfileView()
+        let person = Person()
+        let stranger = Person()
         var log: [String] = []
         view.observations.observe(person, \.name) { _, _, change in log.append("name \(change.newValue!)") }
         view.observations.observe(person, \.age) { _, _, change in log.append("age \(change.newValue!)") }
@@ -122,7 +132,9 @@ struct ObservationControllerTests {
 
     @Test("unobserve(object) and unobserveAll() end everything they cover")
     func unobserveObjectAndAll() {
-        let view = ProfileView(), ann = Person(), bob = Person()
+        let view = ProfileView()
+        let ann = Person()
+        let bob = Person()
         var log: [String] = []
         for (label, person) in [("ann", ann), ("bob", bob)] {
             view.observations.observe(person, keyPaths: [\.name, \.age]) { _, _, change in
@@ -144,10 +156,13 @@ struct ObservationControllerTests {
 
     @Test("the same (object, key path) twice keeps one observation, and the latest handler wins")
     func deduplication() {
-        let view = ProfileView(), person = Person()
+        let view = ProfileView()
+        let person = Person()
         var log: [String] = []
         view.observations.observe(person, \.age) { _, _, _ in log.append("first") }
-        view.observations.observe(person, \.age, options: [.initial, .new]) { _, _, change in log.append("latest \(change.newValue!)") }
+        view.observations.observe(person, \.age, options: [.initial, .new]) { _, _, change in
+            log.append("latest \(change.newValue!)")
+        }
         person.age = 1
         #expect(log == ["latest 0", "latest 1"])
     }
@@ -198,8 +213,9 @@ struct ObservationControllerTests {
         #expect(weakPerson == nil)
     }
 
-    @Test("the observer is told of the death of an object observed only through direct key paths, with each kind of options",
-          arguments: [ObservationOptions([.old, .new]), [.new], [.initial, .prior, .new]])
+    @Test(
+        "the observer is told of the death of an object observed only through direct key paths, with each kind of options",
+        arguments: [ObservationOptions([.old, .new]), [.new], [.initial, .prior, .new]])
     func deathToldThroughDirectObservations(options: ObservationOptions) {
         final class Log: @unchecked Sendable { var deallocated: [ObjectIdentifier] = [] }
         let log = Log()
@@ -247,7 +263,7 @@ struct ObservationControllerTests {
         #expect(log.deallocated == [expectedID!])
         #expect(view.log == ["gone"])
         #expect(controller.observedObjects.isEmpty)
-        controller.unobserveAll()   // nothing left, nothing to crash on
+        controller.unobserveAll()  // nothing left, nothing to crash on
     }
 
     @Test("self-observation through the object's own controller forms no cycle", arguments: [true, false])
@@ -265,7 +281,8 @@ struct ObservationControllerTests {
 
     @Test("unobserving from inside the .initial callback")
     func unobserveInInitial() {
-        let view = ProfileView(), person = Person()
+        let view = ProfileView()
+        let person = Person()
         var calls = 0
         let controller = view.observations
         controller.observe(person, \.age, options: [.initial, .new]) { _, person, _ in
@@ -282,7 +299,8 @@ struct ObservationControllerTests {
     func unobserveThenSetInInitial() {
         // The observation exists but the controller has not taken it over yet (that happens when
         // `observe` returns); the registration's gate must already be closed.
-        let view = ProfileView(), person = Person()
+        let view = ProfileView()
+        let person = Person()
         var log: [String] = []
         let controller = view.observations
         controller.observe(person, \.age, options: [.initial, .new]) { _, person, change in
@@ -296,7 +314,8 @@ struct ObservationControllerTests {
 
     @Test("unobserving everything from inside a callback stops the change in flight too")
     func unobserveAllInCallback() {
-        let view = ProfileView(), person = Person()
+        let view = ProfileView()
+        let person = Person()
         var log: [String] = []
         let controller = view.observations
         controller.observe(person, \.name) { _, _, _ in log.append("name") }
@@ -320,7 +339,7 @@ struct ObservationControllerTests {
             let setter = DeinitSetter(person)
             setter.observations.observe(person, \.age) { _, _, _ in calls += 1 }
             person.age = 1
-        }   // its deinit sets person.age while its controller still observes
+        }  // its deinit sets person.age while its controller still observes
         #expect(person.age == 99)
         #expect(calls == 1)
     }

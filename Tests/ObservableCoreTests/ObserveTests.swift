@@ -36,11 +36,12 @@ struct ObserveTests {
         returned = true
         #expect(seen == [Seen(phase: "initial", old: nil, new: "Ann")])
         person.name = "Bob"
-        #expect(seen == [
-            Seen(phase: "initial", old: nil, new: "Ann"),
-            Seen(phase: "prior", old: "Ann", new: nil),
-            Seen(phase: "post", old: "Ann", new: "Bob"),
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "initial", old: nil, new: "Ann"),
+                Seen(phase: "prior", old: "Ann", new: nil),
+                Seen(phase: "post", old: "Ann", new: "Bob"),
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -48,17 +49,21 @@ struct ObserveTests {
     func priorSeesOldStorage() {
         let person = Person(name: "Ann")
         var storedDuringCallback: [String] = []
-        let token = person.observe(\.name, options: [.prior, .new]) { person, _ in storedDuringCallback.append(person.name) }
+        let token = person.observe(\.name, options: [.prior, .new]) { person, _ in
+            storedDuringCallback.append(person.name)
+        }
         person.name = "Bob"
         #expect(storedDuringCallback == ["Ann", "Bob"])
         withExtendedLifetime(token) {}
     }
 
-    @Test("options select what a change carries", arguments: [
-        (ObservationOptions.new, nil as String?, "Bob" as String?),
-        (ObservationOptions.old, "Ann", nil),
-        (ObservationOptions(), nil, nil),
-    ])
+    @Test(
+        "options select what a change carries",
+        arguments: [
+            (ObservationOptions.new, nil as String?, "Bob" as String?),
+            (ObservationOptions.old, "Ann", nil),
+            (ObservationOptions(), nil, nil),
+        ])
     func optionsSelectValues(options: ObservationOptions, old: String?, new: String?) {
         let person = Person(name: "Ann")
         var seen: [Seen<String>] = []
@@ -106,7 +111,8 @@ struct ObserveTests {
     @Test("reference-typed values: old and new are the very objects")
     func referenceValues() {
         let person = Person()
-        let first = Address(city: "Oslo"), second = Address(city: "Rome")
+        let first = Address(city: "Oslo")
+        let second = Address(city: "Rome")
         var pairs: [(Address??, Address??)] = []
         let token = person.observe(\.address) { _, change in pairs.append((change.oldValue, change.newValue)) }
         person.address = first
@@ -128,9 +134,9 @@ struct ObserveTests {
         let token = person.observe(\.address, options: [.new]) { _, change in changes.append(change) }
         person.address = nil
         #expect(changes.count == 1)
-        #expect(changes[0].newValue != nil)   // requested: present…
+        #expect(changes[0].newValue != nil)  // requested: present…
         #expect(changes[0].newValue! == nil)  // …and it is nil
-        #expect(changes[0].oldValue == nil)   // not requested
+        #expect(changes[0].oldValue == nil)  // not requested
         withExtendedLifetime(token) {}
     }
 
@@ -142,11 +148,12 @@ struct ObserveTests {
         person.tags.append("a")
         person.tags.append("b")
         person.tags[0] = "z"
-        #expect(seen == [
-            Seen(phase: "post", old: [], new: ["a"]),
-            Seen(phase: "post", old: ["a"], new: ["a", "b"]),
-            Seen(phase: "post", old: ["a", "b"], new: ["z", "b"]),
-        ])
+        #expect(
+            seen == [
+                Seen(phase: "post", old: [], new: ["a"]),
+                Seen(phase: "post", old: ["a"], new: ["a", "b"]),
+                Seen(phase: "post", old: ["a", "b"], new: ["z", "b"]),
+            ])
         withExtendedLifetime(token) {}
     }
 
@@ -170,7 +177,7 @@ struct ObserveTests {
         var tokens = (0..<6).map { index in person.observe(\.age) { _, _ in order.append(index) } }
         tokens[2].cancel()
         tokens[5].cancel()
-        tokens[4].cancel()   // the newest live one: 3 stays; 2 stays a hole
+        tokens[4].cancel()  // the newest live one: 3 stays; 2 stays a hole
         tokens.append(person.observe(\.age) { _, _ in order.append(6) })
         person.age = 1
         #expect(order == [0, 1, 3, 6])
@@ -185,7 +192,8 @@ struct ObserveTests {
     @Test("observations of different properties do not cross")
     func propertiesAreSeparate() {
         let person = Person()
-        var names = 0, ages = 0
+        var names = 0
+        var ages = 0
         let tokens = [
             person.observe(\.name) { _, _ in names += 1 },
             person.observe(\.age) { _, _ in ages += 1 },
@@ -199,7 +207,8 @@ struct ObserveTests {
 
     @Test("instances are separate: observing one never hears another")
     func instancesAreSeparate() {
-        let ann = Person(name: "Ann"), bob = Person(name: "Bob")
+        let ann = Person(name: "Ann")
+        let bob = Person(name: "Bob")
         var heard: [String] = []
         let token = ann.observe(\.name) { _, change in heard.append(change.newValue!) }
         bob.name = "Bobby"

@@ -4,7 +4,10 @@ import Testing
 /// Counts how often an initial-value expression runs.
 final class InitializerCounter: @unchecked Sendable {
     var count = 0
-    func next() -> Int { count += 1; return count }
+    func next() -> Int {
+        count += 1
+        return count
+    }
 }
 
 final class Gauge: KeyValueObservable {
@@ -13,7 +16,7 @@ final class Gauge: KeyValueObservable {
         willSet { log.append("willSet \(level) -> \(newValue)") }
         didSet {
             log.append("didSet \(oldValue) -> \(level)")
-            if level > 10 { level = 10 }   // stores directly, as in plain Swift: no second round
+            if level > 10 { level = 10 }  // stores directly, as in plain Swift: no second round
         }
     }
 }
@@ -73,7 +76,8 @@ struct ObservedPropertyTests {
     @Test("an initial value is evaluated once per instance; an init assignment goes to storage")
     func initializerRunsOnce() {
         let before = Defaulted.counter.count
-        let first = Defaulted(), second = Defaulted()
+        let first = Defaulted()
+        let second = Defaulted()
         #expect(Defaulted.counter.count == before + 2)
         #expect(first.value == before + 1 && second.value == before + 2)
 
@@ -95,7 +99,8 @@ struct ObservedPropertyTests {
     @Test("@MainActor classes, including private(set)")
     @MainActor func mainActorClass() {
         let model = ViewModel()
-        var titles: [String] = [], revisions: [Int] = []
+        var titles: [String] = []
+        var revisions: [Int] = []
         let tokens = [
             model.observe(\.title) { _, change in titles.append(change.newValue!) },
             model.observe(\.revision) { _, change in revisions.append(change.newValue!) },
@@ -117,7 +122,9 @@ struct ObservedPropertyTests {
             var ownerChanges = 0
         }
         let savings = Savings()
-        var balances: [Int] = [], owners: [String] = [], ownersViaBase: [String] = []
+        var balances: [Int] = []
+        var owners: [String] = []
+        var ownersViaBase: [String] = []
         let tokens = [
             savings.observe(\.balance) { _, change in balances.append(change.newValue!) },
             savings.observe(\.owner) { _, change in owners.append(change.newValue!) },
@@ -180,7 +187,10 @@ struct ObservedPropertyTests {
 @KeyValueObservable final class Tagged {
     var name = ""
     let id: Int
-    init(name: String, id: Int) { self.name = name; self.id = id }
+    init(name: String, id: Int) {
+        self.name = name
+        self.id = id
+    }
 }
 
 final class Released: Sendable {
@@ -196,14 +206,16 @@ final class AssignsFirst: KeyValueObservable {
     init(b: Int, held: Released, replacing initial: Released? = nil) {
         a = 5
         self.held = initial ?? held
-        if initial != nil { self.held = held }   // after self is complete: a set
+        if initial != nil { self.held = held }  // after self is complete: a set
         self.b = b
     }
 }
 
 @Suite("Initializers")
 struct InitializerShapeTests {
-    @Test("an initializer may assign @Observed properties with initial values before its other stored properties, as with plain ones")
+    @Test(
+        "an initializer may assign @Observed properties with initial values before its other stored properties, as with plain ones"
+    )
     func assignBeforeLet() {
         let tagged = Tagged(name: "x", id: 1)
         #expect(tagged.name == "x" && tagged.id == 1)
@@ -217,7 +229,8 @@ struct InitializerShapeTests {
     @Test("an initial value replaced in init is released; the assigned value is kept")
     func initialValueReleased() {
         let released = Counter()
-        let assigns = AssignsFirst(b: 2, held: Released { released.increment() }, replacing: Released { released.increment() })
+        let assigns = AssignsFirst(
+            b: 2, held: Released { released.increment() }, replacing: Released { released.increment() })
         #expect(assigns.a == 5 && assigns.b == 2)
         #expect(released.current == 1)
         withExtendedLifetime(assigns) {}

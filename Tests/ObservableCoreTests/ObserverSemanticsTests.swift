@@ -11,18 +11,25 @@ private struct ShapeProperty: Sendable {
     let add: @Sendable (any ObserverShapes, Int) -> Bool
 
     /// `read` is a get; `access` an in-place (`inout`) access, which is a set.
-    static func int(_ name: String, _ keyPath: ReferenceWritableKeyPath<ObservedShapes, Int> & Sendable,
-                    read: @escaping @Sendable (any ObserverShapes) -> Int,
-                    _ access: @escaping @Sendable (any ObserverShapes, (inout Int) -> Void) -> Void) -> ShapeProperty {
+    static func int(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<ObservedShapes, Int> & Sendable,
+        read: @escaping @Sendable (any ObserverShapes) -> Int,
+        _ access: @escaping @Sendable (any ObserverShapes, (inout Int) -> Void) -> Void
+    ) -> ShapeProperty {
         ShapeProperty(
             name: name, keyPath: keyPath, read: read,
             write: { shapes, value in access(shapes) { $0 = value } },
-            add: { shapes, amount in access(shapes) { $0 += amount }; return true })
+            add: { shapes, amount in
+                access(shapes) { $0 += amount }
+                return true
+            })
     }
 }
 
 private let shapeProperties: [ShapeProperty] = [
-    .int("nestedFunctionParameter", \.nestedFunctionParameter, read: { $0.nestedFunctionParameter }) { $1(&$0.nestedFunctionParameter) },
+    .int("nestedFunctionParameter", \.nestedFunctionParameter, read: { $0.nestedFunctionParameter }) {
+        $1(&$0.nestedFunctionParameter)
+    },
     .int("closureParameter", \.closureParameter, read: { $0.closureParameter }) { $1(&$0.closureParameter) },
     .int("unconditionalStore", \.unconditionalStore, read: { $0.unconditionalStore }) { $1(&$0.unconditionalStore) },
     .int("storeLater", \.storeLater, read: { $0.storeLater }) { $1(&$0.storeLater) },
@@ -49,9 +56,15 @@ struct ObserverSemanticsTests {
         let shapes = ObservedShapes()
         var heard: [String] = []
         let tokens = [
-            shapes.observe(\.closureParameter) { _, change in heard.append("closureParameter \(change.oldValue!)->\(change.newValue!)") },
-            shapes.observe(\.storeLater) { _, change in heard.append("storeLater \(change.oldValue!)->\(change.newValue!)") },
-            shapes.observe(\.unconditionalStore) { _, change in heard.append("unconditionalStore \(change.oldValue!)->\(change.newValue!)") },
+            shapes.observe(\.closureParameter) { _, change in
+                heard.append("closureParameter \(change.oldValue!)->\(change.newValue!)")
+            },
+            shapes.observe(\.storeLater) { _, change in
+                heard.append("storeLater \(change.oldValue!)->\(change.newValue!)")
+            },
+            shapes.observe(\.unconditionalStore) { _, change in
+                heard.append("unconditionalStore \(change.oldValue!)->\(change.newValue!)")
+            },
         ]
 
         // A parameter of a nested function named like the property is that parameter: doubled(5) is 10.
@@ -82,42 +95,50 @@ struct ObserverSemanticsTests {
     func keyPathsInObservers() {
         let account = ManualAccount()
         var heard: [Seen<Int>] = []
-        let token = account.observe(\.balance, options: [.old, .new, .prior]) { _, change in heard.append(.from(change)) }
+        let token = account.observe(\.balance, options: [.old, .new, .prior]) { _, change in heard.append(.from(change))
+        }
         account.balance = 5
         #expect(heard == [Seen(phase: "prior", old: 0, new: nil), Seen(phase: "post", old: 0, new: 5)])
         withExtendedLifetime(token) {}
     }
 
-    @Test("random operations: the @Observed twin logs, stores and reads what the plain twin does, and notifies once per setter run", arguments: [UInt64(1), 2, 3, 17, 1_000])
+    @Test(
+        "random operations: the @Observed twin logs, stores and reads what the plain twin does, and notifies once per setter run",
+        arguments: [UInt64(1), 2, 3, 17, 1_000])
     func randomTwins(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let plain = PlainShapes(), observed = ObservedShapes()
+        let plain = PlainShapes()
+        let observed = ObservedShapes()
         // What each observation of the observed twin heard, per property: (old, new).
         let heard = Locked<[String: [(Int?, Int?)]]>([:])
         var tokens: [ObservationToken] = []
         for property in shapeProperties {
             let name = property.name
             if let keyPath = property.keyPath {
-                tokens.append(observed.observe(keyPath) { _, change in
-                    heard.withLock { $0[name, default: []].append((change.oldValue, change.newValue)) }
-                })
+                tokens.append(
+                    observed.observe(keyPath) { _, change in
+                        heard.withLock { $0[name, default: []].append((change.oldValue, change.newValue)) }
+                    })
             } else {
-                tokens.append(observed.observe(\.shorthand) { _, change in
-                    heard.withLock { $0[name, default: []].append((change.oldValue ?? nil, change.newValue ?? nil)) }
-                })
+                tokens.append(
+                    observed.observe(\.shorthand) { _, change in
+                        heard.withLock {
+                            $0[name, default: []].append((change.oldValue ?? nil, change.newValue ?? nil))
+                        }
+                    })
             }
         }
         var setterRuns = 0
-        for step in 0 ..< 400 {
-            let property = shapeProperties[Int.random(in: 0 ..< shapeProperties.count, using: &random)]
-            switch Int.random(in: 0 ..< 3, using: &random) {
+        for step in 0..<400 {
+            let property = shapeProperties[Int.random(in: 0..<shapeProperties.count, using: &random)]
+            switch Int.random(in: 0..<3, using: &random) {
             case 0:
-                let value = Int.random(in: -20 ... 20, using: &random)
+                let value = Int.random(in: -20...20, using: &random)
                 property.write(plain, value)
                 property.write(observed, value)
                 setterRuns += 1
             case 1:
-                let amount = Int.random(in: -12 ... 12, using: &random)
+                let amount = Int.random(in: -12...12, using: &random)
                 let stored = property.add(plain, amount)
                 #expect(property.add(observed, amount) == stored)
                 if stored { setterRuns += 1 }

@@ -23,7 +23,6 @@ protocol ObserverShapes: AnyObject {
 
 func clampToTen(_ value: inout Int) { value = min(value, 10) }
 
-
 final class PlainShapes: ObserverShapes {
     var log: [String] = []
     var pending: [() -> Void] = []

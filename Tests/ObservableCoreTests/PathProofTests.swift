@@ -1,5 +1,6 @@
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 private final class Company: KeyValueObservable {
     @Observed var boss = Person()
@@ -34,9 +35,10 @@ struct PathProofTests {
 
     @Test("pure navigation is proven: a chain of properties, optional or not")
     func proven() throws {
-        let person = Person(), bob = Person(name: "Bob")
+        let person = Person()
+        let bob = Person(name: "Bob")
         person.address = Address(city: "Oslo")
-        person.friend = bob   // weak
+        person.friend = bob  // weak
         let company = Company()
         company.office = Address()
         // Through an optional: the path's value is the property's, made optional.
@@ -51,23 +53,24 @@ struct PathProofTests {
 
     @Test("anything else is not proven, and is evaluated as before")
     func notProven() {
-        let ann = Person(name: "Ann"), bob = Person(name: "Bob")
+        let ann = Person(name: "Ann")
+        let bob = Person(name: "Bob")
         ann.address = Address(city: "Oslo")
         bob.address = Address(city: "Rome")
         ann.friend = bob
-        #expect(proof(ann, \.summary) == nil)                   // a computed property of the user's
-        #expect(proof(ann, \.name.count) == nil)                // a component after the property
+        #expect(proof(ann, \.summary) == nil)  // a computed property of the user's
+        #expect(proof(ann, \.name.count) == nil)  // a component after the property
         #expect(proof(ann, \.address?.city.count) == nil)
-        #expect(proof(ann, \.address!.city) == nil)             // a force unwrap
-        #expect(proof(ann, \.friend?.address?.city) == nil)     // optionals flattened by a second chain
-        #expect(proof(ann, \.friend?.address) == nil)           // an optional last property after a chain
+        #expect(proof(ann, \.address!.city) == nil)  // a force unwrap
+        #expect(proof(ann, \.friend?.address?.city) == nil)  // optionals flattened by a second chain
+        #expect(proof(ann, \.friend?.address) == nil)  // an optional last property after a chain
         let student = Student(name: "Cid")
-        #expect(proof(student, \.name) == nil)                  // an instance of a subclass of the property's class
+        #expect(proof(student, \.name) == nil)  // an instance of a subclass of the property's class
         let panel = Panel()
         panel.meter = DoubledGauge()
-        #expect(proof(panel, \.meter?.level) == nil)            // … which may override it
+        #expect(proof(panel, \.meter?.level) == nil)  // … which may override it
         ann.address = nil
-        #expect(proof(ann, \.address?.city) == nil)             // the path stopped at a nil intermediate
+        #expect(proof(ann, \.address?.city) == nil)  // the path stopped at a nil intermediate
     }
 
     @Test("a subclass overriding the property with its own getter is observed through that getter")
@@ -77,7 +80,7 @@ struct PathProofTests {
         panel.meter = meter
         var seen: [Seen<Int?>] = []
         let token = panel.observe(\.meter?.level) { _, change in seen.append(.from(change)) }
-        meter.level = 10   // stores 5; the path reads 10
+        meter.level = 10  // stores 5; the path reads 10
         #expect(seen == [Seen(phase: "post", old: 0, new: 10)])
         // The same path on the base class is proven, and delivers the stored values.
         let plain = Meter()
@@ -92,7 +95,8 @@ struct PathProofTests {
     func optionsOnProvenPath() {
         let person = Person()
         person.address = Address(city: "Oslo")
-        var newOnly: [Seen<String?>] = [], oldOnly: [Seen<String?>] = []
+        var newOnly: [Seen<String?>] = []
+        var oldOnly: [Seen<String?>] = []
         let tokens = [
             person.observe(\.address?.city, options: [.new]) { _, change in newOnly.append(.from(change)) },
             person.observe(\.address?.city, options: [.old]) { _, change in oldOnly.append(.from(change)) },

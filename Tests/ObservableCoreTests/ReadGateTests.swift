@@ -1,5 +1,6 @@
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 /// The read gate's operations, one transition of its state table (see `ReadGate`) at a time. The
 /// concurrent behaviour is exercised by `StressTests` and `ConcurrencyTests` under ThreadSanitizer.
@@ -9,7 +10,8 @@ struct ReadGateTests {
     @Test("each set gets a later stamp; the latest is the gate's, and a hand-announced change has none")
     func stamps() {
         let gate = ReadGate()
-        let first = gate.beginRead(), second = gate.beginRead()
+        let first = gate.beginRead()
+        let second = gate.beginRead()
         let latest = gate.stamp
         #expect(!first.mustWait && !second.mustWait)
         #expect(second.stamp == first.stamp + ReadGate.setBegun)
@@ -33,13 +35,13 @@ struct ReadGateTests {
         let readingAfter = gate.hasReaders
         #expect(reading && !readingAfter)
         #expect(!writes)
-        #expect(!changeReclaims)        // readers remained: the last of them reclaims
-        #expect(!firstOutReclaims)      // one reader was still in
+        #expect(!changeReclaims)  // readers remained: the last of them reclaims
+        #expect(!firstOutReclaims)  // one reader was still in
         #expect(lastOutReclaims)
         gate.clearRetired()
         _ = gate.beginRead()
         let reclaimsAgain = gate.endRead()
-        #expect(!reclaimsAgain)         // nothing retired any more
+        #expect(!reclaimsAgain)  // nothing retired any more
     }
 
     @Test("with no reader a change writes in place; a set that begins meanwhile is told to wait")
@@ -48,7 +50,7 @@ struct ReadGateTests {
         let writes = gate.tryBeginWriting()
         let during = gate.beginRead()
         gate.endWriting()
-        gate.waitForWriter()            // returns at once: the writer is done
+        gate.waitForWriter()  // returns at once: the writer is done
         let duringEnd = gate.endRead()
         let after = gate.beginRead()
         let afterEnd = gate.endRead()

@@ -48,18 +48,21 @@ final class ReentrancyScenario {
             person.address = Address(city: "s")
             holder.person = person
             tokens["B"] = observe(person, label: "B")
-            tokens["D"] = person.observe(\.age, options: [.new]) { [unowned self] _, change in log.append("D:\(change.newValue!)") }
+            tokens["D"] = person.observe(\.age, options: [.new]) { [unowned self] _, change in
+                log.append("D:\(change.newValue!)")
+            }
             switch kind {
             case .direct:
                 controller.observe(person, \.name, options: [.initial, .prior, .old, .new]) { scenario, _, change in
                     scenario.handleA(change.isPrior ? change.oldValue! : change.newValue!, isPrior: change.isPrior)
                 }
             case .path:
-                controller.observe(person, \.address?.city, options: [.initial, .prior, .old, .new]) { scenario, _, change in
+                controller.observe(person, \.address?.city, options: [.initial, .prior, .old, .new]) {
+                    scenario, _, change in
                     scenario.handleA((change.isPrior ? change.oldValue! : change.newValue!)!, isPrior: change.isPrior)
                 }
             }
-        }   // from here on only `holder` keeps the person alive
+        }  // from here on only `holder` keeps the person alive
         set("x")
         set("y")
         log.append("end")
@@ -68,9 +71,13 @@ final class ReentrancyScenario {
     private func observe(_ person: Person, label: String) -> ObservationToken {
         switch kind {
         case .direct:
-            person.observe(\.name, options: [.new]) { [unowned self] _, change in log.append("\(label):\(change.newValue!)") }
+            person.observe(\.name, options: [.new]) { [unowned self] _, change in
+                log.append("\(label):\(change.newValue!)")
+            }
         case .path:
-            person.observe(\.address?.city, options: [.new]) { [unowned self] _, change in log.append("\(label):\(change.newValue!!)") }
+            person.observe(\.address?.city, options: [.new]) { [unowned self] _, change in
+                log.append("\(label):\(change.newValue!!)")
+            }
         }
     }
 
@@ -132,14 +139,20 @@ final class ReentrancyScenario {
         // A nested set is delivered completely, to everyone, before the outer notification goes on.
         // Set from a prior callback, it is overwritten by the outer store that follows.
         case (.setSame, .initial):
-            return ["A.initial:s", "A.prior:s", "B:z", "A.post:z",
-                    "A.prior:z", "B:x", "A.post:x", "A.prior:x", "B:y", "A.post:y", "end"]
+            return [
+                "A.initial:s", "A.prior:s", "B:z", "A.post:z",
+                "A.prior:z", "B:x", "A.post:x", "A.prior:x", "B:y", "A.post:y", "end",
+            ]
         case (.setSame, .prior):
-            return ["A.initial:s", "A.prior:s", "A.prior:s", "B:z", "A.post:z",
-                    "B:x", "A.post:x", "A.prior:x", "B:y", "A.post:y", "end"]
+            return [
+                "A.initial:s", "A.prior:s", "A.prior:s", "B:z", "A.post:z",
+                "B:x", "A.post:x", "A.prior:x", "B:y", "A.post:y", "end",
+            ]
         case (.setSame, .post):
-            return ["A.initial:s", "A.prior:s", "B:x", "A.post:x",
-                    "A.prior:x", "B:z", "A.post:z", "A.prior:z", "B:y", "A.post:y", "end"]
+            return [
+                "A.initial:s", "A.prior:s", "B:x", "A.post:x",
+                "A.prior:x", "B:z", "A.post:z", "A.prior:z", "B:y", "A.post:y", "end",
+            ]
         case (.setOther, .initial):
             return ["A.initial:s", "D:7", "A.prior:s", "B:x", "A.post:x", "A.prior:x", "B:y", "A.post:y", "end"]
         case (.setOther, .prior):
@@ -161,8 +174,9 @@ struct ReentrancyMatrixTests {
         CallbackAction.allCases.map { (phase, $0) }
     }
 
-    @Test("log order is the documented one, and everything is freed afterwards",
-          arguments: ObservedKind.allCases, cells)
+    @Test(
+        "log order is the documented one, and everything is freed afterwards",
+        arguments: ObservedKind.allCases, cells)
     func cell(kind: ObservedKind, cell: (CallbackPhase, CallbackAction)) {
         let (phase, action) = cell
         let scenario = ReentrancyScenario(kind: kind, phase: phase, action: action)

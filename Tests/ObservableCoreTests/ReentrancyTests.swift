@@ -81,14 +81,14 @@ struct ReentrancyTests {
         // one more change: the list is changed while sets read it, at two depths.
         let person = Person()
         var tokens: [ObservationToken] = []
-        var calls: [Int: Int] = [:]   // observer number -> calls
+        var calls: [Int: Int] = [:]  // observer number -> calls
         var next = 0
         func addObserver() {
             let number = next
             next += 1
             tokens.append(person.observe(\.age) { _, _ in calls[number, default: 0] += 1 })
         }
-        for _ in 0 ..< 4 { addObserver() }
+        for _ in 0..<4 { addObserver() }
         let driver = person.observe(\.age) { _, change in
             addObserver()
             tokens.removeFirst().cancel()
@@ -103,7 +103,7 @@ struct ReentrancyTests {
         // changes 1 … k + 1; the last two, added by changes 199 and 200, hear 1 and 0.
         func expected(_ observer: Int) -> Int {
             switch observer {
-            case 0 ..< 4: observer + 1
+            case 0..<4: observer + 1
             case 202: 1
             case 203: 0
             default: observer % 2 == 0 ? 3 : 2
@@ -112,7 +112,7 @@ struct ReentrancyTests {
         #expect(next == 204)
         #expect(tokens.count == 4)
         #expect(tokens.allSatisfy { $0.isActive })
-        for observer in 0 ..< 204 {
+        for observer in 0..<204 {
             #expect(calls[observer, default: 0] == expected(observer), "observer \(observer)")
         }
         withExtendedLifetime(driver) {}

@@ -24,25 +24,30 @@ struct SharedChangeTests {
         let person: Person = student
         var calls: [Call] = []
         func record(_ observer: String) -> (AnyObject, ObservedChange<String>) -> Void {
-            { _, change in calls.append(Call(observer: observer, keyPath: change.keyPath, old: change.oldValue, new: change.newValue)) }
+            { _, change in
+                calls.append(
+                    Call(observer: observer, keyPath: change.keyPath, old: change.oldValue, new: change.newValue))
+            }
         }
         let tokens = [
-            student.observe(\.name, record("student")),                     // root Student: its own change
-            person.observe(\.name, record("person 1")),                     // shared
-            person.observe(\.name, options: [.new], record("new only")),    // other options: its own change
+            student.observe(\.name, record("student")),  // root Student: its own change
+            person.observe(\.name, record("person 1")),  // shared
+            person.observe(\.name, options: [.new], record("new only")),  // other options: its own change
             person.observe(\.summary) { _, change in
-                calls.append(Call(observer: "summary", keyPath: change.keyPath, old: change.oldValue, new: change.newValue))
+                calls.append(
+                    Call(observer: "summary", keyPath: change.keyPath, old: change.oldValue, new: change.newValue))
             },
-            person.observe(\.name, record("person 2")),                     // shared, after the others
+            person.observe(\.name, record("person 2")),  // shared, after the others
         ]
         student.name = "Bob"
-        #expect(calls == [
-            Call(observer: "student", keyPath: \Student.name, old: "Ann", new: "Bob"),
-            Call(observer: "person 1", keyPath: \Person.name, old: "Ann", new: "Bob"),
-            Call(observer: "new only", keyPath: \Person.name, old: nil, new: "Bob"),
-            Call(observer: "summary", keyPath: \Person.summary, old: "Ann (0)", new: "Bob (0)"),
-            Call(observer: "person 2", keyPath: \Person.name, old: "Ann", new: "Bob"),
-        ])
+        #expect(
+            calls == [
+                Call(observer: "student", keyPath: \Student.name, old: "Ann", new: "Bob"),
+                Call(observer: "person 1", keyPath: \Person.name, old: "Ann", new: "Bob"),
+                Call(observer: "new only", keyPath: \Person.name, old: nil, new: "Bob"),
+                Call(observer: "summary", keyPath: \Person.summary, old: "Ann (0)", new: "Bob (0)"),
+                Call(observer: "person 2", keyPath: \Person.name, old: "Ann", new: "Bob"),
+            ])
         // The key paths really differ: a shared change that kept one key path for all would fail above.
         #expect(\Student.name as AnyKeyPath != \Person.name as AnyKeyPath)
         withExtendedLifetime(tokens) {}
@@ -54,8 +59,9 @@ struct SharedChangeTests {
         var seen: [[String]] = [[], [], []]
         let tokens = (0..<3).map { index in
             person.observe(\.tags) { _, change in
-                seen[index].append("\(change.kind) \(change.indexes.map { Array($0.ranges) } ?? []) "
-                    + "\(change.oldValue!) -> \(change.newValue!)")
+                seen[index].append(
+                    "\(change.kind) \(change.indexes.map { Array($0.ranges) } ?? []) "
+                        + "\(change.oldValue!) -> \(change.newValue!)")
             }
         }
         person.tags.append("a")
@@ -75,7 +81,11 @@ struct SharedChangeTests {
         let person = Person()
         var order: [Int] = []
         var tokens: [ObservationToken] = []
-        tokens.append(person.observe(\.age) { _, _ in order.append(0); tokens[2].cancel() })
+        tokens.append(
+            person.observe(\.age) { _, _ in
+                order.append(0)
+                tokens[2].cancel()
+            })
         tokens.append(person.observe(\.age) { _, _ in order.append(1) })
         tokens.append(person.observe(\.age) { _, _ in order.append(2) })
         tokens.append(person.observe(\.age) { _, _ in order.append(3) })

@@ -17,7 +17,8 @@ struct SkipEqualValuesTests {
     @Test("an Equatable property skips sets of an equal value; the default still notifies every set")
     func equatable() {
         let player = Player()
-        var statuses: [Seen<String>] = [], volumes: [Seen<Int>] = []
+        var statuses: [Seen<String>] = []
+        var volumes: [Seen<Int>] = []
         let tokens = [
             player.observe(\.status) { _, change in statuses.append(.from(change)) },
             player.observe(\.volume) { _, change in volumes.append(.from(change)) },
@@ -38,11 +39,11 @@ struct SkipEqualValuesTests {
         let oslo = Address(city: "Oslo")
         var calls = 0
         let token = player.observe(\.venue) { _, _ in calls += 1 }
-        player.venue = nil          // nil to nil: skipped
-        player.venue = oslo         // 1
-        player.venue = oslo         // skipped
-        player.venue = Address(city: "Oslo")   // 2: another object
-        player.venue = nil          // 3
+        player.venue = nil  // nil to nil: skipped
+        player.venue = oslo  // 1
+        player.venue = oslo  // skipped
+        player.venue = Address(city: "Oslo")  // 2: another object
+        player.venue = nil  // 3
         #expect(calls == 3)
         withExtendedLifetime(token) {}
     }

@@ -14,10 +14,14 @@ struct StressTests {
     // other threads observe and cancel on properties nobody writes during the run, or on their own
     // objects. Everything the library owns (lists, links, tokens, controllers, tracking, cleanup) is
     // shared and raced.
-    @Test("writers, observers, cancellers, rewiring and last-reference drops, all at once",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "writers, observers, cancellers, rewiring and last-reference drops, all at once",
+        .timeLimit(.minutes(1)))
     func everythingAtOnce() {
-        let writers = 2, rounds = 2_000, doomedPerWriter = 100, churnRounds = 600
+        let writers = 2
+        let rounds = 2_000
+        let doomedPerWriter = 100
+        let churnRounds = 600
         nonisolated(unsafe) let people = (0..<writers).map { index -> Person in
             let person = Person(name: "w\(index)")
             person.address = Address(city: "start")
@@ -30,10 +34,12 @@ struct StressTests {
         let cities = (0..<writers).map { _ in Recorder<String>() }
         var stableTokens: [ObservationToken] = []
         for index in 0..<writers {
-            stableTokens.append(people[index].observe(\.age, options: [.new]) { _, change in ages[index].append(change.newValue!) })
-            stableTokens.append(people[index].observe(\.address?.city, options: [.new]) { _, change in
-                cities[index].append(change.newValue!!)
-            })
+            stableTokens.append(
+                people[index].observe(\.age, options: [.new]) { _, change in ages[index].append(change.newValue!) })
+            stableTokens.append(
+                people[index].observe(\.address?.city, options: [.new]) { _, change in
+                    cities[index].append(change.newValue!!)
+                })
         }
         final class SharedObserver: Sendable {}
         let observer = SharedObserver()
@@ -47,7 +53,9 @@ struct StressTests {
         let doomedSeen = (0..<writers).map { _ in (0..<doomedPerWriter).map { _ in Recorder<Int>() } }
         let doomed = (0..<writers).map { index in
             (0..<doomedPerWriter).map { slot in
-                people[index].observe(\.age, options: [.new]) { _, change in doomedSeen[index][slot].append(change.newValue!) }
+                people[index].observe(\.age, options: [.new]) { _, change in
+                    doomedSeen[index][slot].append(change.newValue!)
+                }
             }
         }
         let bounds = Locked<[String: Int]>([:])
@@ -59,7 +67,7 @@ struct StressTests {
 
         var roles: [@Sendable () -> Void] = []
         for index in 0..<writers {
-            roles.append {   // a writer: values, and every fourth round a new intermediate object
+            roles.append {  // a writer: values, and every fourth round a new intermediate object
                 let person = people[index]
                 for round in 1...rounds {
                     progress[index].store(round)
@@ -69,7 +77,7 @@ struct StressTests {
                 }
             }
         }
-        roles.append {   // a canceller, paced on the writers
+        roles.append {  // a canceller, paced on the writers
             for slot in 0..<doomedPerWriter {
                 for index in 0..<writers {
                     while progress[index].current < slot * rounds / doomedPerWriter { sched_yield() }
@@ -79,7 +87,7 @@ struct StressTests {
                 }
             }
         }
-        roles.append {   // an observer churning on the writers' objects (names are not written) and its own
+        roles.append {  // an observer churning on the writers' objects (names are not written) and its own
             for round in 0..<churnRounds {
                 let person = people[round % writers]
                 let token = person.observe(\.name) { _, _ in }
@@ -96,11 +104,14 @@ struct StressTests {
                 controller.unobserve(own)
             }
         }
-        roles.append {   // drops the last references to observed objects while another thread holds their tokens
+        roles.append {  // drops the last references to observed objects while another thread holds their tokens
             for round in 0..<churnRounds {
                 let person = Person(name: "d\(round)")
                 person.address = Address()
-                dropped.withLock { $0.append(WeakBox(person)); $0.append(WeakBox(person.address!)) }
+                dropped.withLock {
+                    $0.append(WeakBox(person))
+                    $0.append(WeakBox(person.address!))
+                }
                 let tokens = [
                     person.observe(\.age) { _, _ in },
                     person.observe(\.address?.city) { _, _ in },
@@ -108,10 +119,10 @@ struct StressTests {
                 controller.observe(person, \.name) { _, _, _ in }
                 person.age = round
                 handOff.withLock { $0.append(contentsOf: tokens) }
-            }   // each person dies here, on this thread, while its tokens live on the next one
+            }  // each person dies here, on this thread, while its tokens live on the next one
             handOffDone.increment()
         }
-        roles.append {   // cancels and releases the handed-off tokens
+        roles.append {  // cancels and releases the handed-off tokens
             while true {
                 let finished = handOffDone.current == 1
                 let batch = handOff.withLock { tokens -> [ObservationToken] in

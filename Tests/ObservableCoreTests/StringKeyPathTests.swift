@@ -25,8 +25,12 @@ struct StringKeyPathTests {
         let impostor = Impostor(name: "ann")
         var seen: [String] = []
         let tokens = [
-            try impostor.observe(keyPath: "name", options: [.initial, .new]) { _, change in seen.append(describe(change)) },
-            try impostor.observe(keyPath: "age", options: [.initial, .old, .new]) { _, change in seen.append(describe(change)) },
+            try impostor.observe(keyPath: "name", options: [.initial, .new]) { _, change in
+                seen.append(describe(change))
+            },
+            try impostor.observe(keyPath: "age", options: [.initial, .old, .new]) { _, change in
+                seen.append(describe(change))
+            },
         ]
         impostor.name = "bob"
         impostor.age = 3
@@ -73,8 +77,11 @@ struct StringKeyPathTests {
         let friend = Person(name: "Bo")
         var seen: [String] = []
         let tokens = [
-            try student.observe(keyPath: "name", options: [.new]) { _, change in seen.append("name \(change.newValue!)") },
-            try student.observe(keyPath: "school", options: [.new]) { _, change in seen.append("school \(change.newValue!)") },
+            try student.observe(keyPath: "name", options: [.new]) { _, change in seen.append("name \(change.newValue!)")
+            },
+            try student.observe(keyPath: "school", options: [.new]) { _, change in
+                seen.append("school \(change.newValue!)")
+            },
             try student.observe(keyPath: "friend.name", options: [.new]) { _, change in
                 seen.append("friend \(change.newValue.map { "\($0)" } ?? "nil")")
             },
@@ -87,16 +94,17 @@ struct StringKeyPathTests {
         withExtendedLifetime((tokens, friend)) {}
     }
 
-    @Test("errors name the reason, the offending component and the type it was looked up in",
-          arguments: [
-              ("", StringKeyPathError.Reason.emptyComponent, "", "Person"),
-              ("address..city", .emptyComponent, "", "Address"),
-              ("nmae", .unknownKey, "nmae", "Person"),
-              ("summary", .unknownKey, "summary", "Person"),
-              ("scratch", .notObservable, "scratch", "Person"),
-              ("address.zip", .unknownKey, "zip", "Address"),
-              ("name.count", .notAnObject, "count", "String"),
-          ])
+    @Test(
+        "errors name the reason, the offending component and the type it was looked up in",
+        arguments: [
+            ("", StringKeyPathError.Reason.emptyComponent, "", "Person"),
+            ("address..city", .emptyComponent, "", "Address"),
+            ("nmae", .unknownKey, "nmae", "Person"),
+            ("summary", .unknownKey, "summary", "Person"),
+            ("scratch", .notObservable, "scratch", "Person"),
+            ("address.zip", .unknownKey, "zip", "Address"),
+            ("name.count", .notAnObject, "count", "String"),
+        ])
     func errors(path: String, reason: StringKeyPathError.Reason, key: String, typeName: String) {
         let person = Person()
         var calls = 0
@@ -119,7 +127,8 @@ struct StringKeyPathTests {
 
     @Test("a class with a custom Mirror is refused with a clear reason")
     func customReflection() {
-        #expect(throws: StringKeyPathError(reason: .customReflection, key: "title", typeName: "Gallery", path: "title")) {
+        #expect(throws: StringKeyPathError(reason: .customReflection, key: "title", typeName: "Gallery", path: "title"))
+        {
             _ = try Gallery().observe(keyPath: "title") { _, _ in }
         }
     }

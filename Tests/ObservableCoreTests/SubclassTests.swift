@@ -25,7 +25,7 @@ private class Vehicle {
     var wheels = 4
 }
 
-@KeyValueObservable   // Vehicle already conforms: no second conformance is added
+@KeyValueObservable  // Vehicle already conforms: no second conformance is added
 private final class Truck: Vehicle {
     var load = 0
 }
@@ -49,7 +49,9 @@ private final class LampViewer {
 
 @Suite("Subclasses")
 struct SubclassTests {
-    @Test("a base-class key path on a subclass whose getter transforms the value delivers the key path's values (token, controller)")
+    @Test(
+        "a base-class key path on a subclass whose getter transforms the value delivers the key path's values (token, controller)"
+    )
     func overridingGetter() {
         let lamp = DoubledBulb()
         var seen: [Seen<Int>] = []
@@ -130,14 +132,15 @@ struct SubclassTests {
             seen.append(.from(change, initial: change.oldValue == nil && !change.isPrior))
         }
         widget.title = "A"
-        (widget as Widget).title = "B"   // set through the superclass: dynamic dispatch reaches the override
-        #expect(seen == [
-            Seen(phase: "initial", old: nil, new: ""),
-            Seen(phase: "prior", old: "", new: nil),
-            Seen(phase: "post", old: "", new: "A"),
-            Seen(phase: "prior", old: "A", new: nil),
-            Seen(phase: "post", old: "A", new: "B"),
-        ])
+        (widget as Widget).title = "B"  // set through the superclass: dynamic dispatch reaches the override
+        #expect(
+            seen == [
+                Seen(phase: "initial", old: nil, new: ""),
+                Seen(phase: "prior", old: "", new: nil),
+                Seen(phase: "post", old: "", new: "A"),
+                Seen(phase: "prior", old: "A", new: nil),
+                Seen(phase: "post", old: "A", new: "B"),
+            ])
         #expect((widget as Widget).title == "B")
         withExtendedLifetime(token) {}
     }

@@ -21,7 +21,7 @@ struct ThreadLocalTests {
             let payload = Payload()
             announced = payload
             slot.payload = payload
-            slot.willChangeValue(for: \.payload)   // holds the old value until didChangeValue
+            slot.willChangeValue(for: \.payload)  // holds the old value until didChangeValue
             slot.payload = nil
             ended.signal()
         }

@@ -1,5 +1,6 @@
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 /// The token's one unsafe assumption (see `ObservationToken.observation`): the storage of its
 /// `unowned` field is the observation's address. `.ci/run` also runs this suite in a release build,

@@ -1,5 +1,6 @@
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 private final class Shelf: KeyValueObservable {
     @Observed var items: [Address] = [Address(city: "Oslo")]
@@ -14,7 +15,9 @@ private final class ShelfViewer {
 /// reads, inside the user's unrelated mutation.
 @Suite("Key paths that could trap when re-evaluated")
 struct TrappingKeyPathTests {
-    @Test("a force-unwrapping path is refused before any evaluation: inactive token, no call, no trap after the optional becomes nil")
+    @Test(
+        "a force-unwrapping path is refused before any evaluation: inactive token, no call, no trap after the optional becomes nil"
+    )
     func forceUnwrapRefused() async {
         let shelf = Shelf()
         var calls = 0
@@ -59,6 +62,6 @@ struct TrappingKeyPathTests {
         #expect(!KeyPathResolutions.forceUnwraps(#"\Model.dict.<computed 0x00007f (Optional<Item>)>?.name?"#))
         #expect(InternedKeyPath(\Shelf.maybe!.city).forceUnwraps)
         #expect(!InternedKeyPath(\Shelf.items.first?.city).forceUnwraps)
-        #expect(!InternedKeyPath(\Shelf.items[0].city).forceUnwraps)   // not recognisable: documented
+        #expect(!InternedKeyPath(\Shelf.items[0].city).forceUnwraps)  // not recognisable: documented
     }
 }

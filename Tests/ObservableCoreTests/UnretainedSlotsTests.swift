@@ -1,5 +1,6 @@
-@testable import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 /// `UnretainedSlots`, the lock-free cache in front of `KeyPathResolutions`: run under
 /// ThreadSanitizer and AddressSanitizer in `.ci/run`, which see an unpublished or freed object read.
@@ -41,15 +42,15 @@ struct UnretainedSlotsTests {
     func concurrent() async {
         let shared = Shared()
         // Kept for the slots' lifetime, as the slots assume.
-        let items = (0 ..< 4_000).map { Item(slot: $0 % 4, serial: $0) }
+        let items = (0..<4_000).map { Item(slot: $0 % 4, serial: $0) }
         let bad = await withTaskGroup(of: Int.self) { group in
-            for thread in 0 ..< 4 {
+            for thread in 0..<4 {
                 group.addTask {
                     var bad = 0
-                    for round in 0 ..< 1_000 {
+                    for round in 0..<1_000 {
                         let item = items[round * 4 + thread]
                         shared.slots.store(item, at: item.slot)
-                        for slot in 0 ..< 4 {
+                        for slot in 0..<4 {
                             let read = shared.slots.withObject(at: slot) { ($0.slot, $0.serial) }
                             if let read, read.0 != slot || read.1 % 4 != slot || read.1 >= items.count { bad += 1 }
                         }

@@ -23,41 +23,41 @@ struct CodableExpansionTests {
             }
             """,
             expandedSource: #"""
-            final class Tag: Codable {
-                var name = ""
-                weak var owner: Tag?
-                let id: Int
-                let kind = 1
-                var total: Int { 0 }
-                static let shared = 0
-                init(id: Int) { self.id = id }
+                final class Tag: Codable {
+                    var name = ""
+                    weak var owner: Tag?
+                    let id: Int
+                    let kind = 1
+                    var total: Int { 0 }
+                    static let shared = 0
+                    init(id: Int) { self.id = id }
 
-                private enum CodingKeys: CodingKey {
-                    case name
-                    case owner
-                    case id
-                    case kind
+                    private enum CodingKeys: CodingKey {
+                        case name
+                        case owner
+                        case id
+                        case kind
+                    }
+
+                    init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.name = try container._observedDecode(\Tag.name, forKey: .name)
+                        self.owner = try container._observedDecode(\Tag.owner, forKey: .owner)
+                        self.id = try container._observedDecode(\Tag.id, forKey: .id)
+                    }
+
+                    func encode(to encoder: any Encoder) throws {
+                        var container = encoder.container(keyedBy: CodingKeys.self)
+                        try container._observedEncode(self.name, forKey: .name)
+                        try container._observedEncode(self.owner, forKey: .owner)
+                        try container._observedEncode(self.id, forKey: .id)
+                        try container._observedEncode(self.kind, forKey: .kind)
+                    }
                 }
 
-                init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.name = try container._observedDecode(\Tag.name, forKey: .name)
-                    self.owner = try container._observedDecode(\Tag.owner, forKey: .owner)
-                    self.id = try container._observedDecode(\Tag.id, forKey: .id)
+                extension Tag: ObservableCore.KeyValueObservable {
                 }
-
-                func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container._observedEncode(self.name, forKey: .name)
-                    try container._observedEncode(self.owner, forKey: .owner)
-                    try container._observedEncode(self.id, forKey: .id)
-                    try container._observedEncode(self.kind, forKey: .kind)
-                }
-            }
-
-            extension Tag: ObservableCore.KeyValueObservable {
-            }
-            """#
+                """#
         )
     }
 
@@ -71,25 +71,25 @@ struct CodableExpansionTests {
             }
             """,
             expandedSource: #"""
-            public class Tag: ObservableCore.KeyValueObservable, Swift.Decodable {
-                var name = ""
+                public class Tag: ObservableCore.KeyValueObservable, Swift.Decodable {
+                    var name = ""
 
-                private enum CodingKeys: CodingKey {
-                    case name
+                    private enum CodingKeys: CodingKey {
+                        case name
+                    }
+
+                    public required init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.name = try container._observedDecode(\Tag.name, forKey: .name)
+                    }
+
+                    init() {
+                    }
                 }
 
-                public required init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.name = try container._observedDecode(\Tag.name, forKey: .name)
+                extension Tag: ObservableCore.KeyValueObservable {
                 }
-
-                init() {
-                }
-            }
-
-            extension Tag: ObservableCore.KeyValueObservable {
-            }
-            """#
+                """#
         )
         // (The harness always adds the conformance it is told of; the compiler asks only for those
         // the class lacks, so a class declaring it gets no extension.)
@@ -111,28 +111,28 @@ struct CodableExpansionTests {
             }
             """,
             expandedSource: #"""
-            final class Tag: Codable {
-                var name = ""
-                @Clamped var level = 1
-                enum CodingKeys: String, CodingKey {
-                    case name = "n"
-                    case level
-                }
-                func encode(to encoder: any Encoder) throws {}
+                final class Tag: Codable {
+                    var name = ""
+                    @Clamped var level = 1
+                    enum CodingKeys: String, CodingKey {
+                        case name = "n"
+                        case level
+                    }
+                    func encode(to encoder: any Encoder) throws {}
 
-                init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.name = try container._observedDecode(\Tag.name, forKey: .name)
-                    self._level = try container._observedDecode(\Tag._level, forKey: .level)
+                    init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.name = try container._observedDecode(\Tag.name, forKey: .name)
+                        self._level = try container._observedDecode(\Tag._level, forKey: .level)
+                    }
+
+                    init() {
+                    }
                 }
 
-                init() {
+                extension Tag: ObservableCore.KeyValueObservable {
                 }
-            }
-
-            extension Tag: ObservableCore.KeyValueObservable {
-            }
-            """#
+                """#
         )
         assertObservedExpansion(
             """
@@ -144,15 +144,15 @@ struct CodableExpansionTests {
             }
             """,
             expandedSource: """
-            final class Tag: Codable {
-                var name = ""
-                init(from decoder: any Decoder) throws {}
-                func encode(to encoder: any Encoder) throws {}
-            }
+                final class Tag: Codable {
+                    var name = ""
+                    init(from decoder: any Decoder) throws {}
+                    func encode(to encoder: any Encoder) throws {}
+                }
 
-            extension Tag: ObservableCore.KeyValueObservable {
-            }
-            """
+                extension Tag: ObservableCore.KeyValueObservable {
+                }
+                """
         )
     }
 
@@ -170,21 +170,23 @@ struct CodableExpansionTests {
             }
             """,
             expandedSource: """
-            final class Tag: Codable {
-                var name = ""
-                let id: Int
-                enum CodingKeys: CodingKey {
-                    case name, colour
+                final class Tag: Codable {
+                    var name = ""
+                    let id: Int
+                    enum CodingKeys: CodingKey {
+                        case name, colour
+                    }
                 }
-            }
 
-            extension Tag: ObservableCore.KeyValueObservable {
-            }
-            """,
+                extension Tag: ObservableCore.KeyValueObservable {
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "CodingKey case 'colour' does not match any stored property of 'Tag'", line: 6, column: 20),
                 DiagnosticSpec(
-                    message: "'init(from:)' cannot set 'id': it has no case in 'CodingKeys' and no initial value; add 'case id' to 'CodingKeys' or give it an initial value",
+                    message: "CodingKey case 'colour' does not match any stored property of 'Tag'", line: 6, column: 20),
+                DiagnosticSpec(
+                    message:
+                        "'init(from:)' cannot set 'id': it has no case in 'CodingKeys' and no initial value; add 'case id' to 'CodingKeys' or give it an initial value",
                     line: 4, column: 9),
             ]
         )
@@ -199,14 +201,15 @@ struct CodableExpansionTests {
             }
             """,
             expandedSource: """
-            final class Settings: KeyValueObservable, Codable {
-                var volume = 3
-            }
-            """,
+                final class Settings: KeyValueObservable, Codable {
+                    var volume = 3
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' in a 'Codable' class needs '@KeyValueObservable' on 'Settings', which writes the conformance the compiler cannot synthesize for observed properties (it observes every stored 'var': mark any to leave alone '@Unobserved')",
-                    line: 2, column: 5),
+                    message:
+                        "'@Observed' in a 'Codable' class needs '@KeyValueObservable' on 'Settings', which writes the conformance the compiler cannot synthesize for observed properties (it observes every stored 'var': mark any to leave alone '@Unobserved')",
+                    line: 2, column: 5)
             ]
         )
     }

@@ -56,7 +56,9 @@ func assertObservedExpansion(
 /// `uniqueSuffix` is what `makeUniqueName` appends for the n-th property expanded in one source
 /// (`""`, then `"0"`, `"1"`, …). `appendedToObservers` mirrors how the harness prints accessors added
 /// after a user's `willSet`/`didSet`: separated by blank lines.
-func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false) -> String {
+func observedAccessors(
+    _ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false
+) -> String {
     let didMutate = genericType ? "didMutateGeneric" : "didMutate"
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
     var accessors: [String] = [
@@ -65,44 +67,47 @@ func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObse
                 init(initialValue) {
                     _\(name) = initialValue
                 }
-        """,
+        """
     ]
-    accessors.append("""
-            get {
-                if ObservableCore.ObservationSlot.isTracking {
-                    _$\(name).access(self) {
-                        \\.\(name)
-                    } chained: {
-                        \\.?.\(name)
+    accessors.append(
+        """
+                get {
+                    if ObservableCore.ObservationSlot.isTracking {
+                        _$\(name).access(self) {
+                            \\.\(name)
+                        } chained: {
+                            \\.?.\(name)
+                        }
                     }
+                    return _\(name)
                 }
-                return _\(name)
-            }
-    """)
-    accessors.append("""
-            set {
-                guard _$\(name).isObserved else {
+        """)
+    accessors.append(
+        """
+                set {
+                    guard _$\(name).isObserved else {
+                        _\(name) = newValue
+                        return
+                    }
+                    let \(change) = _$\(name).willSet(self, _\(name))
                     _\(name) = newValue
-                    return
+                    _$\(name).didSet(self, \(change), _\(name))
                 }
-                let \(change) = _$\(name).willSet(self, _\(name))
-                _\(name) = newValue
-                _$\(name).didSet(self, \(change), _\(name))
-            }
-    """)
-    accessors.append("""
-            _modify {
-                guard _$\(name).isObserved else {
+        """)
+    accessors.append(
+        """
+                _modify {
+                    guard _$\(name).isObserved else {
+                        yield &_\(name)
+                        return
+                    }
+                    let \(change) = _$\(name).willSet(self, _\(name))
+                    defer {
+                        _$\(name).\(didMutate)(self, \(change), _\(name))
+                    }
                     yield &_\(name)
-                    return
                 }
-                let \(change) = _$\(name).willSet(self, _\(name))
-                defer {
-                    _$\(name).\(didMutate)(self, \(change), _\(name))
-                }
-                yield &_\(name)
-            }
-    """)
+        """)
     return accessors.joined(separator: appendedToObservers ? "\n\n" : "\n")
 }
 
@@ -111,8 +116,9 @@ func observedAccessors(_ name: String, uniqueSuffix: String = "", appendedToObse
 /// for each diagnostic with a fix-it, `source` with that fix-it applied.
 func peerRoleDiagnostics(_ source: String) throws -> (diagnostics: [String], fixedSources: [String]) {
     let file = Parser.parse(source: source)
-    let attribute = try #require(file.tokens(viewMode: .sourceAccurate)
-        .first { $0.text == "Observed" }?.ancestor(AttributeSyntax.self))
+    let attribute = try #require(
+        file.tokens(viewMode: .sourceAccurate)
+            .first { $0.text == "Observed" }?.ancestor(AttributeSyntax.self))
     let declaration = try #require(attribute.ancestor(VariableDeclSyntax.self))
     let container = try #require(declaration.ancestor(ClassDeclSyntax.self))
     let context = BasicMacroExpansionContext(lexicalContext: [Syntax(container)])
@@ -125,7 +131,8 @@ func peerRoleDiagnostics(_ source: String) throws -> (diagnostics: [String], fix
     let fixedSources = context.diagnostics.flatMap(\.fixIts).map { fixIt in
         var text = Array(source.utf8)
         for edit in fixIt.edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
-            text.replaceSubrange(edit.range.lowerBound.utf8Offset..<edit.range.upperBound.utf8Offset, with: Array(edit.replacement.utf8))
+            text.replaceSubrange(
+                edit.range.lowerBound.utf8Offset..<edit.range.upperBound.utf8Offset, with: Array(edit.replacement.utf8))
         }
         return String(decoding: text, as: UTF8.self)
     }

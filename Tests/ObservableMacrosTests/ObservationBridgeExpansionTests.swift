@@ -12,61 +12,61 @@ struct ObservationBridgeExpansionTests {
             }
             """,
             expandedSource: #"""
-            final class Prefs: KeyValueObservable, Observable {
-                var volume {
-                    @storageRestrictions(initializes: _volume)
-                    init(initialValue) {
-                        _volume = initialValue
-                    }
-                    get {
-                        _$observationRegistrar_volume.access(self, keyPath: \.volume)
-                        if ObservableCore.ObservationSlot.isTracking {
-                            _$volume.access(self) {
-                                \.volume
-                            } chained: {
-                                \.?.volume
-                            }
+                final class Prefs: KeyValueObservable, Observable {
+                    var volume {
+                        @storageRestrictions(initializes: _volume)
+                        init(initialValue) {
+                            _volume = initialValue
                         }
-                        return _volume
-                    }
-                    set {
-                        guard _$volume.isObserved else {
+                        get {
+                            _$observationRegistrar_volume.access(self, keyPath: \.volume)
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$volume.access(self) {
+                                    \.volume
+                                } chained: {
+                                    \.?.volume
+                                }
+                            }
+                            return _volume
+                        }
+                        set {
+                            guard _$volume.isObserved else {
+                                _$observationRegistrar_volume.withMutation(of: self, keyPath: \.volume) {
+                                    _volume = newValue
+                                }
+                                return
+                            }
                             _$observationRegistrar_volume.withMutation(of: self, keyPath: \.volume) {
+                                let __macro_local_6changefMu_ = _$volume.willSet(self, _volume)
                                 _volume = newValue
+                                _$volume.didSet(self, __macro_local_6changefMu_, _volume)
                             }
-                            return
                         }
-                        _$observationRegistrar_volume.withMutation(of: self, keyPath: \.volume) {
+                        _modify {
+                            _$observationRegistrar_volume.access(self, keyPath: \.volume)
+                            _$observationRegistrar_volume.willSet(self, keyPath: \.volume)
+                            defer {
+                                _$observationRegistrar_volume.didSet(self, keyPath: \.volume)
+                            }
+                            guard _$volume.isObserved else {
+                                yield &_volume
+                                return
+                            }
                             let __macro_local_6changefMu_ = _$volume.willSet(self, _volume)
-                            _volume = newValue
-                            _$volume.didSet(self, __macro_local_6changefMu_, _volume)
-                        }
-                    }
-                    _modify {
-                        _$observationRegistrar_volume.access(self, keyPath: \.volume)
-                        _$observationRegistrar_volume.willSet(self, keyPath: \.volume)
-                        defer {
-                            _$observationRegistrar_volume.didSet(self, keyPath: \.volume)
-                        }
-                        guard _$volume.isObserved else {
+                            defer {
+                                _$volume.didMutate(self, __macro_local_6changefMu_, _volume)
+                            }
                             yield &_volume
-                            return
                         }
-                        let __macro_local_6changefMu_ = _$volume.willSet(self, _volume)
-                        defer {
-                            _$volume.didMutate(self, __macro_local_6changefMu_, _volume)
-                        }
-                        yield &_volume
                     }
+
+                    private var _volume = 3
+
+                    private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    private let _$observationRegistrar_volume = Observation.ObservationRegistrar()
                 }
-
-                private var _volume = 3
-
-                private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-
-                private let _$observationRegistrar_volume = Observation.ObservationRegistrar()
-            }
-            """#
+                """#
         )
     }
 
@@ -80,50 +80,50 @@ struct ObservationBridgeExpansionTests {
             }
             """,
             expandedSource: #"""
-            final class Prefs: Observation.Observable {
-                var volume {
-                    @storageRestrictions(initializes: _volume)
-                    init(initialValue) {
-                        _volume = initialValue
-                    }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.volume)
-                        if ObservableCore.ObservationSlot.isTracking {
-                            _$volume.access(self) {
-                                \.volume
-                            } chained: {
-                                \.?.volume
+                final class Prefs: Observation.Observable {
+                    var volume {
+                        @storageRestrictions(initializes: _volume)
+                        init(initialValue) {
+                            _volume = initialValue
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.volume)
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$volume.access(self) {
+                                    \.volume
+                                } chained: {
+                                    \.?.volume
+                                }
                             }
+                            return _volume
                         }
-                        return _volume
-                    }
-                    set {
-                        _$observationRegistrar.willSet(self, keyPath: \.volume)
-                        defer {
-                            _$observationRegistrar.didSet(self, keyPath: \.volume)
+                        set {
+                            _$observationRegistrar.willSet(self, keyPath: \.volume)
+                            defer {
+                                _$observationRegistrar.didSet(self, keyPath: \.volume)
+                            }
+                            _volume = newValue
                         }
-                        _volume = newValue
-                    }
-                    _modify {
-                        _$observationRegistrar.access(self, keyPath: \.volume)
-                        _$observationRegistrar.willSet(self, keyPath: \.volume)
-                        defer {
-                            _$observationRegistrar.didSet(self, keyPath: \.volume)
+                        _modify {
+                            _$observationRegistrar.access(self, keyPath: \.volume)
+                            _$observationRegistrar.willSet(self, keyPath: \.volume)
+                            defer {
+                                _$observationRegistrar.didSet(self, keyPath: \.volume)
+                            }
+                            yield &_volume
                         }
-                        yield &_volume
                     }
+
+                    private var _volume = 3
+
+                    private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
                 }
 
-                private var _volume = 3
-
-                private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
-            }
-
-            extension Prefs: ObservableCore.KeyValueObservable {
-            }
-            """#
+                extension Prefs: ObservableCore.KeyValueObservable {
+                }
+                """#
         )
     }
 
@@ -137,15 +137,16 @@ struct ObservationBridgeExpansionTests {
             }
             """,
             expandedSource: """
-            @Observable
-            final class Prefs: KeyValueObservable {
-                var volume = 3
-            }
-            """,
+                @Observable
+                final class Prefs: KeyValueObservable {
+                    var volume = 3
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' cannot be used in an '@Observable' class: both macros make the property computed; remove '@Observable' and declare the conformance instead (': Observable'), which '@Observed' then reports to as '@Observable' would",
-                    line: 3, column: 5),
+                    message:
+                        "'@Observed' cannot be used in an '@Observable' class: both macros make the property computed; remove '@Observable' and declare the conformance instead (': Observable'), which '@Observed' then reports to as '@Observable' would",
+                    line: 3, column: 5)
             ]
         )
     }
@@ -160,14 +161,15 @@ struct ObservationBridgeExpansionTests {
                 }
                 """,
                 expandedSource: """
-                final class Prefs: KeyValueObservable, Observable {
-                    @\(name) var volume = 3
-                }
-                """,
+                    final class Prefs: KeyValueObservable, Observable {
+                        @\(name) var volume = 3
+                    }
+                    """,
                 diagnostics: [
                     DiagnosticSpec(
-                        message: "'@Observed' cannot be combined with '@\(name)', which belongs to '@Observable'; in a class declaring 'Observable', '@Observed' reports to Observation itself",
-                        line: 2, column: 15),
+                        message:
+                            "'@Observed' cannot be combined with '@\(name)', which belongs to '@Observable'; in a class declaring 'Observable', '@Observed' reports to Observation itself",
+                        line: 2, column: 15)
                 ]
             )
         }
@@ -183,18 +185,19 @@ struct ObservationBridgeExpansionTests {
             }
             """,
             expandedSource: """
-            @Observable
-            final class Prefs {
-                var volume = 3
-            }
+                @Observable
+                final class Prefs {
+                    var volume = 3
+                }
 
-            extension Prefs: ObservableCore.KeyValueObservable {
-            }
-            """,
+                extension Prefs: ObservableCore.KeyValueObservable {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@KeyValueObservable' cannot be combined with '@Observable': both macros make the properties computed; remove '@Observable' and declare the conformance instead (': Observable'), which the observed properties then report to as with '@Observable'",
-                    line: 1, column: 1),
+                    message:
+                        "'@KeyValueObservable' cannot be combined with '@Observable': both macros make the properties computed; remove '@Observable' and declare the conformance instead (': Observable'), which the observed properties then report to as with '@Observable'",
+                    line: 1, column: 1)
             ]
         )
     }

@@ -12,21 +12,21 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                let name: String = ""
-            }
-            """,
+                final class Person {
+                    let name: String = ""
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Observed' cannot be applied to a 'let' constant", line: 2, column: 15,
-                    fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
+                    fixIts: [FixItSpec(message: "Replace 'let' with 'var'")])
             ],
             applyFixIts: ["Replace 'let' with 'var'"],
             fixedSource: """
-            final class Person {
-                @Observed var name: String = ""
-            }
-            """
+                final class Person {
+                    @Observed var name: String = ""
+                }
+                """
         )
     }
 
@@ -41,12 +41,12 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var initials: String { "A" }
-            }
-            """,
+                final class Person {
+                    var initials: String { "A" }
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Observed' cannot be applied to a computed property", line: 2, column: 19),
+                DiagnosticSpec(message: "'@Observed' cannot be applied to a computed property", line: 2, column: 19)
             ]
         )
         assertObservedExpansion(
@@ -59,15 +59,15 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var nickname: String {
-                    get { "" }
-                    set {}
+                final class Person {
+                    var nickname: String {
+                        get { "" }
+                        set {}
+                    }
                 }
-            }
-            """,
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Observed' cannot be applied to a computed property", line: 2, column: 19),
+                DiagnosticSpec(message: "'@Observed' cannot be applied to a computed property", line: 2, column: 19)
             ]
         )
     }
@@ -82,11 +82,11 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Counter {
-                static var total = 0
-                class var shared = 0
-            }
-            """,
+                final class Counter {
+                    static var total = 0
+                    class var shared = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "'@Observed' cannot be applied to a 'static' property", line: 2, column: 15),
                 DiagnosticSpec(message: "'@Observed' cannot be applied to a 'class' property", line: 3, column: 15),
@@ -103,21 +103,21 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Cache {
-                lazy var table: [Int] = []
-            }
-            """,
+                final class Cache {
+                    lazy var table: [Int] = []
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Observed' cannot be applied to a 'lazy' property", line: 2, column: 15,
-                    fixIts: [FixItSpec(message: "Remove 'lazy'")]),
+                    fixIts: [FixItSpec(message: "Remove 'lazy'")])
             ],
             applyFixIts: ["Remove 'lazy'"],
             fixedSource: """
-            final class Cache {
-                @Observed var table: [Int] = []
-            }
-            """
+                final class Cache {
+                    @Observed var table: [Int] = []
+                }
+                """
         )
     }
 
@@ -130,12 +130,13 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Form {
-                @Clamped var level: Int = 0
-            }
-            """,
+                final class Form {
+                    @Clamped var level: Int = 0
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Observed' cannot be combined with property wrapper '@Clamped'", line: 2, column: 15),
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be combined with property wrapper '@Clamped'", line: 2, column: 15)
             ]
         )
     }
@@ -149,14 +150,15 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Student: Person {
-                override var name: String = ""
-            }
-            """,
+                final class Student: Person {
+                    override var name: String = ""
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "an '@Observed' overriding property cannot have an initial value; assign it in an initializer",
-                    line: 2, column: 41),
+                    message:
+                        "an '@Observed' overriding property cannot have an initial value; assign it in an initializer",
+                    line: 2, column: 41)
             ]
         )
     }
@@ -172,16 +174,17 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Student: Person {
-                override var name: String {
-                    didSet { print(name) }
+                final class Student: Person {
+                    override var name: String {
+                        didSet { print(name) }
+                    }
                 }
-            }
-            """,
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "an '@Observed' overriding property cannot have 'willSet' or 'didSet'; observe it instead, or override it in a further subclass",
-                    line: 3, column: 9),
+                    message:
+                        "an '@Observed' overriding property cannot have 'willSet' or 'didSet'; observe it instead, or override it in a further subclass",
+                    line: 3, column: 9)
             ]
         )
     }
@@ -195,12 +198,12 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name = ""
-            }
-            """,
+                final class Person {
+                    var name = ""
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'skipsEqualValues' must be the literal 'true' or 'false'", line: 2, column: 33),
+                DiagnosticSpec(message: "'skipsEqualValues' must be the literal 'true' or 'false'", line: 2, column: 33)
             ]
         )
     }
@@ -214,14 +217,15 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name = ""
-            }
-            """,
+                final class Person {
+                    var name = ""
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'skipsEqualValues' has no effect with 'notifiesAutomatically: false': the owner decides when to notify",
-                    line: 2, column: 15),
+                    message:
+                        "'skipsEqualValues' has no effect with 'notifiesAutomatically: false': the owner decides when to notify",
+                    line: 2, column: 15)
             ]
         )
     }
@@ -236,12 +240,12 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            struct Point {
-                var x = 0
-            }
-            """,
+                struct Point {
+                    var x = 0
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'@KeyValueObservable' can only be applied to a class", line: 1, column: 1),
+                DiagnosticSpec(message: "'@KeyValueObservable' can only be applied to a class", line: 1, column: 1)
             ]
         )
     }
@@ -256,28 +260,30 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Point {
-                var x = 0, y = 0
-            }
+                final class Point {
+                    var x = 0, y = 0
+                }
 
-            extension Point: ObservableCore.KeyValueObservable {
-            }
-            """,
+                extension Point: ObservableCore.KeyValueObservable {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@KeyValueObservable' cannot observe a declaration with several bindings or a tuple pattern; declare each property separately, or mark it '@Unobserved'",
-                    line: 3, column: 9),
+                    message:
+                        "'@KeyValueObservable' cannot observe a declaration with several bindings or a tuple pattern; declare each property separately, or mark it '@Unobserved'",
+                    line: 3, column: 9)
             ]
         )
     }
 
-    @Test("members of structs, enums, actors and protocols are rejected on the attribute",
-          arguments: [
-              ("struct Point", "'Point' is a struct"),
-              ("enum Mode", "'Mode' is an enum"),
-              ("actor Store", "'Store' is an actor"),
-              ("protocol Named", "'Named' is a protocol"),
-          ])
+    @Test(
+        "members of structs, enums, actors and protocols are rejected on the attribute",
+        arguments: [
+            ("struct Point", "'Point' is a struct"),
+            ("enum Mode", "'Mode' is an enum"),
+            ("actor Store", "'Store' is an actor"),
+            ("protocol Named", "'Named' is a protocol"),
+        ])
     func nonClassContainer(declaration: String, detail: String) {
         assertObservedExpansion(
             """
@@ -286,13 +292,14 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            \(declaration) {
-                var x: Int = 0
-            }
-            """,
+                \(declaration) {
+                    var x: Int = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' can only be applied to a stored property of a class; \(detail)", line: 2, column: 5),
+                    message: "'@Observed' can only be applied to a stored property of a class; \(detail)", line: 2,
+                    column: 5)
             ]
         )
     }
@@ -307,16 +314,18 @@ struct ObservedDiagnosticsTests {
             @Observed var global: Int = 0
             """,
             expandedSource: """
-            extension Person {
-                var nickname: String = ""
-            }
-            var global: Int = 0
-            """,
+                extension Person {
+                    var nickname: String = ""
+                }
+                var global: Int = 0
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' can only be applied to a stored property of a class; stored properties cannot be declared in an extension",
+                    message:
+                        "'@Observed' can only be applied to a stored property of a class; stored properties cannot be declared in an extension",
                     line: 2, column: 5),
-                DiagnosticSpec(message: "'@Observed' can only be applied to a stored property of a class", line: 4, column: 1),
+                DiagnosticSpec(
+                    message: "'@Observed' can only be applied to a stored property of a class", line: 4, column: 1),
             ]
         )
     }
@@ -330,14 +339,14 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Size {
-                var (width, height) = (0, 0)
-            }
-            """,
+                final class Size {
+                    var (width, height) = (0, 0)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "'@Observed' cannot be applied to a tuple pattern; declare each property separately",
-                    line: 2, column: 19),
+                    line: 2, column: 19)
             ]
         )
     }
@@ -352,18 +361,20 @@ struct ObservedDiagnosticsTests {
             }
             """
         let (diagnostics, fixed) = try peerRoleDiagnostics(source)
-        #expect(diagnostics == [
-            "2:26: '@Observed' cannot be applied to a declaration with several bindings; declare each property separately",
-        ])
-        #expect(fixed == [
-            """
-            final class Size {
-                @Observed var width: Int
-                @Observed var height: Int
-                @Observed var depth = 0
-            }
-            """,
-        ])
+        #expect(
+            diagnostics == [
+                "2:26: '@Observed' cannot be applied to a declaration with several bindings; declare each property separately"
+            ])
+        #expect(
+            fixed == [
+                """
+                final class Size {
+                    @Observed var width: Int
+                    @Observed var height: Int
+                    @Observed var depth = 0
+                }
+                """
+            ])
     }
 
     @Test("a property with neither type nor initial value is rejected, with a fix-it adding a type")
@@ -375,21 +386,22 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name
-            }
-            """,
+                final class Person {
+                    var name
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' property 'name' needs a type annotation or an initial value", line: 2, column: 19,
-                    fixIts: [FixItSpec(message: "Add a type annotation")]),
+                    message: "'@Observed' property 'name' needs a type annotation or an initial value", line: 2,
+                    column: 19,
+                    fixIts: [FixItSpec(message: "Add a type annotation")])
             ],
             applyFixIts: ["Add a type annotation"],
             fixedSource: """
-            final class Person {
-                @Observed var name: <#Type#>
-            }
-            """
+                final class Person {
+                    @Observed var name: <#Type#>
+                }
+                """
         )
     }
 
@@ -402,12 +414,14 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            struct Config {
-                static let limit: Int = 0
-            }
-            """,
+                struct Config {
+                    static let limit: Int = 0
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Observed' can only be applied to a stored property of a class; 'Config' is a struct", line: 2, column: 5),
+                DiagnosticSpec(
+                    message: "'@Observed' can only be applied to a stored property of a class; 'Config' is a struct",
+                    line: 2, column: 5),
                 DiagnosticSpec(
                     message: "'@Observed' cannot be applied to a 'let' constant", line: 2, column: 22,
                     fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
@@ -425,12 +439,14 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                func greet() {}
-            }
-            """,
+                final class Person {
+                    func greet() {}
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "'@Observed' can only be applied to a stored 'var' property of a class", line: 2, column: 5),
+                DiagnosticSpec(
+                    message: "'@Observed' can only be applied to a stored 'var' property of a class", line: 2, column: 5
+                )
             ]
         )
     }
@@ -444,21 +460,25 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Shape {
-                var size: some Equatable = 1
-            }
-            """,
+                final class Shape {
+                    var size: some Equatable = 1
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' cannot be applied to a property of opaque type 'some Equatable'; declare its concrete type",
-                    line: 2, column: 25),
+                    message:
+                        "'@Observed' cannot be applied to a property of opaque type 'some Equatable'; declare its concrete type",
+                    line: 2, column: 25)
             ]
         )
     }
 
-    @Test("'nonisolated(unsafe)' is rejected on the modifier; outside an actor-isolated class the fix-it drops '(unsafe)'")
+    @Test(
+        "'nonisolated(unsafe)' is rejected on the modifier; outside an actor-isolated class the fix-it drops '(unsafe)'"
+    )
     func nonisolatedUnsafe() {
-        let message = "'@Observed' cannot be applied to a 'nonisolated(unsafe)' property: it makes the property computed, where 'nonisolated(unsafe)' has no effect; leave the property unobserved, or drop '(unsafe)' in a class that is not actor-isolated"
+        let message =
+            "'@Observed' cannot be applied to a 'nonisolated(unsafe)' property: it makes the property computed, where 'nonisolated(unsafe)' has no effect; leave the property unobserved, or drop '(unsafe)' in a class that is not actor-isolated"
         assertObservedExpansion(
             """
             final class Cache {
@@ -466,21 +486,21 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Cache {
-                nonisolated(unsafe) var hits: Int = 0
-            }
-            """,
+                final class Cache {
+                    nonisolated(unsafe) var hits: Int = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: message, line: 2, column: 15,
-                    fixIts: [FixItSpec(message: "Replace 'nonisolated(unsafe)' with 'nonisolated'")]),
+                    fixIts: [FixItSpec(message: "Replace 'nonisolated(unsafe)' with 'nonisolated'")])
             ],
             applyFixIts: ["Replace 'nonisolated(unsafe)' with 'nonisolated'"],
             fixedSource: """
-            final class Cache {
-                @Observed nonisolated var hits: Int = 0
-            }
-            """
+                final class Cache {
+                    @Observed nonisolated var hits: Int = 0
+                }
+                """
         )
         assertObservedExpansion(
             """
@@ -489,15 +509,16 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            @MainActor final class Screen {
-                nonisolated(unsafe) var hits: Int = 0
-            }
-            """,
+                @MainActor final class Screen {
+                    nonisolated(unsafe) var hits: Int = 0
+                }
+                """,
             diagnostics: [DiagnosticSpec(message: message, line: 2, column: 15)]
         )
     }
 
-    @Test("'nonisolated' on a mutable property of a visibly actor-isolated class is rejected, as plain Swift rejects it")
+    @Test(
+        "'nonisolated' on a mutable property of a visibly actor-isolated class is rejected, as plain Swift rejects it")
     func nonisolatedInIsolatedClass() {
         assertObservedExpansion(
             """
@@ -506,14 +527,15 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            @MainActor final class Screen {
-                nonisolated var hits: Int = 0
-            }
-            """,
+                @MainActor final class Screen {
+                    nonisolated var hits: Int = 0
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'nonisolated' cannot be applied to a mutable stored property of a '@MainActor' class, with or without '@Observed'",
-                    line: 2, column: 15),
+                    message:
+                        "'nonisolated' cannot be applied to a mutable stored property of a '@MainActor' class, with or without '@Observed'",
+                    line: 2, column: 15)
             ]
         )
     }
@@ -530,19 +552,20 @@ struct ObservedDiagnosticsTests {
             }
             """,
             expandedSource: """
-            final class Shape {
-                var size: some Equatable = 1
-                lazy var label = ""
-                var area: Int { 0 }
-            }
+                final class Shape {
+                    var size: some Equatable = 1
+                    lazy var label = ""
+                    var area: Int { 0 }
+                }
 
-            extension Shape: ObservableCore.KeyValueObservable {
-            }
-            """,
+                extension Shape: ObservableCore.KeyValueObservable {
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Observed' cannot be applied to a property of opaque type 'some Equatable'; declare its concrete type",
-                    line: 3, column: 15),
+                    message:
+                        "'@Observed' cannot be applied to a property of opaque type 'some Equatable'; declare its concrete type",
+                    line: 3, column: 15)
             ]
         )
     }

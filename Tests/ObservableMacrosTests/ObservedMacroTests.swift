@@ -18,20 +18,22 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name: String {
-            \(observedAccessors("name"))
+                final class Person {
+                    var name: String {
+                \(observedAccessors("name"))
+                    }
+
+                    private var _name: String
+
+                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _name: String
-
-                private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
-    @Test("an initial value without a type annotation is kept, inferred for the storage, and an init accessor still lets an initializer assign the property first")
+    @Test(
+        "an initial value without a type annotation is kept, inferred for the storage, and an init accessor still lets an initializer assign the property first"
+    )
     func inferredFromInitializer() {
         assertObservedExpansion(
             """
@@ -40,16 +42,16 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var age {
-            \(observedAccessors("age"))
+                final class Person {
+                    var age {
+                \(observedAccessors("age"))
+                    }
+
+                    private var _age = 0
+
+                    private let _$age: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _age = 0
-
-                private let _$age: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -62,16 +64,16 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var address: Address? {
-            \(observedAccessors("address"))
+                final class Person {
+                    var address: Address? {
+                \(observedAccessors("address"))
+                    }
+
+                    private var _address: Address?
+
+                    private let _$address: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _address: Address?
-
-                private let _$address: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -85,23 +87,23 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Node {
-                weak var parent: Node? {
-            \(observedAccessors("parent"))
+                final class Node {
+                    weak var parent: Node? {
+                \(observedAccessors("parent"))
+                    }
+
+                    private weak var _parent: Node?
+
+                    private let _$parent: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                    unowned(unsafe) var owner: Node {
+                \(observedAccessors("owner", uniqueSuffix: "0"))
+                    }
+
+                    private unowned(unsafe) var _owner: Node
+
+                    private let _$owner: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private weak var _parent: Node?
-
-                private let _$parent: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-                unowned(unsafe) var owner: Node {
-            \(observedAccessors("owner", uniqueSuffix: "0"))
-                }
-
-                private unowned(unsafe) var _owner: Node
-
-                private let _$owner: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -115,27 +117,29 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            open class Account {
-                public private(set) var balance: Int {
-            \(observedAccessors("balance"))
+                open class Account {
+                    public private(set) var balance: Int {
+                \(observedAccessors("balance"))
+                    }
+
+                    private var _balance: Int = 0
+
+                    private let _$balance: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                    open var title: String {
+                \(observedAccessors("title", uniqueSuffix: "0"))
+                    }
+
+                    private var _title: String = ""
+
+                    private let _$title: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _balance: Int = 0
-
-                private let _$balance: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-                open var title: String {
-            \(observedAccessors("title", uniqueSuffix: "0"))
-                }
-
-                private var _title: String = ""
-
-                private let _$title: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
-    @Test("in a generic class, a property whose type is (or may be) built from a generic parameter finds collection kinds at run time")
+    @Test(
+        "in a generic class, a property whose type is (or may be) built from a generic parameter finds collection kinds at run time"
+    )
     func genericAndMainActor() {
         assertObservedExpansion(
             """
@@ -146,30 +150,30 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            @MainActor final class Box<T> {
-                var value: T {
-            \(observedAccessors("value", genericType: true))
+                @MainActor final class Box<T> {
+                    var value: T {
+                \(observedAccessors("value", genericType: true))
+                    }
+
+                    private var _value: T
+
+                    private let _$value: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                    var count: Int {
+                \(observedAccessors("count", uniqueSuffix: "0"))
+                    }
+
+                    private var _count: Int = 0
+
+                    private let _$count: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                    var inferred {
+                \(observedAccessors("inferred", uniqueSuffix: "1", genericType: true))
+                    }
+
+                    private var _inferred = [T]()
+
+                    private let _$inferred: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _value: T
-
-                private let _$value: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-                var count: Int {
-            \(observedAccessors("count", uniqueSuffix: "0"))
-                }
-
-                private var _count: Int = 0
-
-                private let _$count: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-                var inferred {
-            \(observedAccessors("inferred", uniqueSuffix: "1", genericType: true))
-                }
-
-                private var _inferred = [T]()
-
-                private let _$inferred: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -182,49 +186,49 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Settings {
-                var `default`: Bool {
-                    @storageRestrictions(initializes: _default)
-                    init(initialValue) {
-                        _default = initialValue
-                    }
-                    get {
-                        if ObservableCore.ObservationSlot.isTracking {
-                            _$default.access(self) {
-                                \\.`default`
-                            } chained: {
-                                \\.?.`default`
+                final class Settings {
+                    var `default`: Bool {
+                        @storageRestrictions(initializes: _default)
+                        init(initialValue) {
+                            _default = initialValue
+                        }
+                        get {
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$default.access(self) {
+                                    \\.`default`
+                                } chained: {
+                                    \\.?.`default`
+                                }
                             }
+                            return _default
                         }
-                        return _default
-                    }
-                    set {
-                        guard _$default.isObserved else {
+                        set {
+                            guard _$default.isObserved else {
+                                _default = newValue
+                                return
+                            }
+                            let __macro_local_6changefMu_ = _$default.willSet(self, _default)
                             _default = newValue
-                            return
+                            _$default.didSet(self, __macro_local_6changefMu_, _default)
                         }
-                        let __macro_local_6changefMu_ = _$default.willSet(self, _default)
-                        _default = newValue
-                        _$default.didSet(self, __macro_local_6changefMu_, _default)
-                    }
-                    _modify {
-                        guard _$default.isObserved else {
+                        _modify {
+                            guard _$default.isObserved else {
+                                yield &_default
+                                return
+                            }
+                            let __macro_local_6changefMu_ = _$default.willSet(self, _default)
+                            defer {
+                                _$default.didMutate(self, __macro_local_6changefMu_, _default)
+                            }
                             yield &_default
-                            return
                         }
-                        let __macro_local_6changefMu_ = _$default.willSet(self, _default)
-                        defer {
-                            _$default.didMutate(self, __macro_local_6changefMu_, _default)
-                        }
-                        yield &_default
                     }
+
+                    private var _default: Bool = false
+
+                    private let _$default: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _default: Bool = false
-
-                private let _$default: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -240,27 +244,27 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Gauge {
-                var level: Int {
-                    willSet(next) { print(level, self.level, next, other.level) }
-                    didSet { if level > 10 { self.level = 10 } }
-            \(observedAccessors("level", appendedToObservers: true))
-                }
-
-                private var _level: Int = 0 {
-                    willSet(next) {
-                        print(_level, self._level, next, other.level)
+                final class Gauge {
+                    var level: Int {
+                        willSet(next) { print(level, self.level, next, other.level) }
+                        didSet { if level > 10 { self.level = 10 } }
+                \(observedAccessors("level", appendedToObservers: true))
                     }
-                    didSet {
-                        if _level > 10 {
-                            self._level = 10
+
+                    private var _level: Int = 0 {
+                        willSet(next) {
+                            print(_level, self._level, next, other.level)
+                        }
+                        didSet {
+                            if _level > 10 {
+                                self._level = 10
+                            }
                         }
                     }
-                }
 
-                private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                    private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
         )
     }
 
@@ -275,22 +279,22 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Gauge {
-                var level: Int {
-                    didSet { let level = oldValue; print(level) }
-            \(observedAccessors("level", appendedToObservers: true))
-                }
-
-                private var _level: Int = 0 {
-                    didSet {
-                        let level = oldValue;
-                        print(level)
+                final class Gauge {
+                    var level: Int {
+                        didSet { let level = oldValue; print(level) }
+                \(observedAccessors("level", appendedToObservers: true))
                     }
-                }
 
-                private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                    private var _level: Int = 0 {
+                        didSet {
+                            let level = oldValue;
+                            print(level)
+                        }
+                    }
+
+                    private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
         )
     }
 
@@ -303,31 +307,8 @@ struct ObservedExpansionTests {
         // `guard`, `for`, `case` and `catch`, `other.x`.
         assertObservedExpansion(
             """
-        final class Gauge {
-            @Observed var x: Int = 0 {
-                willSet(x) { print(x, self.x) }
-                didSet {
-                    func helper(_ x: Int) -> Int { x + self.x }
-                    let k = [1].map { x in x + 1 }
-                    pending.append { self.x = 99 }
-                    let paths = (\\.x, \\Gauge.x)
-                    if let x { print(x) }
-                    if let y = Optional(x), case let .some(x) = Optional(y) { print(x) } else { print(x) }
-                    guard let x = Optional(x) else { x = 1; return }
-                    print(x, self.x, other.x)
-                    for x in [x] { print(x) }
-                    switch x { case let x where x > 0: print(x); case x: print(x); default: break }
-                    do { try f(&x) } catch { print(x) }
-                    defer { self.x = 10 }
-                    clamp(&self.x)
-                    let capture = { [v = x] in v }
-                }
-            }
-        }
-        """,
-            expandedSource: """
             final class Gauge {
-                var x: Int {
+                @Observed var x: Int = 0 {
                     willSet(x) { print(x, self.x) }
                     didSet {
                         func helper(_ x: Int) -> Int { x + self.x }
@@ -345,70 +326,95 @@ struct ObservedExpansionTests {
                         clamp(&self.x)
                         let capture = { [v = x] in v }
                     }
-            \(observedAccessors("x", appendedToObservers: true))
                 }
-
-                private var _x: Int = 0 {
-                    willSet(x) {
-                        print(x, self._x)
-                    }
-                    didSet {
-                                func helper(_ x: Int) -> Int {
-                                    x + self.x
-                                }
-                                let k = [1].map { x in
-                                    x + 1
-                                }
-                                pending.append {
-                                    self.x = 99
-                                }
-                                let paths = (\\.x, \\Gauge.x)
-                                if let x = _x {
-                                    print(x)
-                                }
-                                if let y = Optional(_x), case let .some(x) = Optional(y) {
-                                    print(x)
-                                } else {
-                                    print(_x)
-                                }
-                                guard let x = Optional(_x) else {
-                                    _x = 1;
-                                    return
-                                }
-                                print(x, self._x, other.x)
-                                for x in [x] {
-                                    print(x)
-                                }
-                                switch x {
-                                case let x where x > 0:
-                                    print(x);
-                                case x:
-                                    print(x);
-                                default:
-                                    break
-                                }
-                                do {
-                                    try f(&x)
-                                } catch {
-                                    print(x)
-                                }
-                                defer {
-                                    self._x = 10
-                                }
-                                clamp(&self._x)
-                                let capture = { [v = x] in
-                                    v
-                                }
-                            }
-                }
-
-                private let _$x: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
             }
-            """
+            """,
+            expandedSource: """
+                final class Gauge {
+                    var x: Int {
+                        willSet(x) { print(x, self.x) }
+                        didSet {
+                            func helper(_ x: Int) -> Int { x + self.x }
+                            let k = [1].map { x in x + 1 }
+                            pending.append { self.x = 99 }
+                            let paths = (\\.x, \\Gauge.x)
+                            if let x { print(x) }
+                            if let y = Optional(x), case let .some(x) = Optional(y) { print(x) } else { print(x) }
+                            guard let x = Optional(x) else { x = 1; return }
+                            print(x, self.x, other.x)
+                            for x in [x] { print(x) }
+                            switch x { case let x where x > 0: print(x); case x: print(x); default: break }
+                            do { try f(&x) } catch { print(x) }
+                            defer { self.x = 10 }
+                            clamp(&self.x)
+                            let capture = { [v = x] in v }
+                        }
+                \(observedAccessors("x", appendedToObservers: true))
+                    }
+
+                    private var _x: Int = 0 {
+                        willSet(x) {
+                            print(x, self._x)
+                        }
+                        didSet {
+                                    func helper(_ x: Int) -> Int {
+                                        x + self.x
+                                    }
+                                    let k = [1].map { x in
+                                        x + 1
+                                    }
+                                    pending.append {
+                                        self.x = 99
+                                    }
+                                    let paths = (\\.x, \\Gauge.x)
+                                    if let x = _x {
+                                        print(x)
+                                    }
+                                    if let y = Optional(_x), case let .some(x) = Optional(y) {
+                                        print(x)
+                                    } else {
+                                        print(_x)
+                                    }
+                                    guard let x = Optional(_x) else {
+                                        _x = 1;
+                                        return
+                                    }
+                                    print(x, self._x, other.x)
+                                    for x in [x] {
+                                        print(x)
+                                    }
+                                    switch x {
+                                    case let x where x > 0:
+                                        print(x);
+                                    case x:
+                                        print(x);
+                                    default:
+                                        break
+                                    }
+                                    do {
+                                        try f(&x)
+                                    } catch {
+                                        print(x)
+                                    }
+                                    defer {
+                                        self._x = 10
+                                    }
+                                    clamp(&self._x)
+                                    let capture = { [v = x] in
+                                        v
+                                    }
+                                }
+                    }
+
+                    private let _$x: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
         )
     }
 
-    @Test("a property named like an observer's implicit parameter: in didSet 'oldValue' is the parameter, in willSet the property")
+    @Test(
+        "a property named like an observer's implicit parameter: in didSet 'oldValue' is the parameter, in willSet the property"
+    )
     func implicitParameterShadowing() {
         assertObservedExpansion(
             """
@@ -420,91 +426,93 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Odd {
-                var oldValue: Int {
-                    didSet { print(oldValue, self.oldValue) }
-                    willSet { print(oldValue, newValue) }
-            \(observedAccessors("oldValue", appendedToObservers: true))
-                }
-
-                private var _oldValue: Int = 0 {
-                    didSet {
-                        print(oldValue, self._oldValue)
+                final class Odd {
+                    var oldValue: Int {
+                        didSet { print(oldValue, self.oldValue) }
+                        willSet { print(oldValue, newValue) }
+                \(observedAccessors("oldValue", appendedToObservers: true))
                     }
-                    willSet {
-                        print(_oldValue, newValue)
-                    }
-                }
 
-                private let _$oldValue: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                    private var _oldValue: Int = 0 {
+                        didSet {
+                            print(oldValue, self._oldValue)
+                        }
+                        willSet {
+                            print(_oldValue, newValue)
+                        }
+                    }
+
+                    private let _$oldValue: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
         )
     }
 
-    @Test("types declared inside the observers move to a namespace beside the property, their uses renamed by scope (swiftlang/swift#88174)")
+    @Test(
+        "types declared inside the observers move to a namespace beside the property, their uses renamed by scope (swiftlang/swift#88174)"
+    )
     func localTypesAreHoisted() {
         assertObservedExpansion(
             """
-        final class Gauge {
-            @Observed var level: Int = 0 {
-                didSet {
-                    struct Helper { static func make() -> Helper { Helper() } }
-                    let a: Helper = .make(), b = Helper.make()
-                    if level > 1 { struct Helper {}; _ = Helper() }
-                    _ = [1].map { _ in Helper() }
-                    print(a, b, other.Helper, level)
-                }
-                willSet { struct Helper {}; _ = Helper() }
-            }
-        }
-        """,
-            expandedSource: """
             final class Gauge {
-                var level: Int {
+                @Observed var level: Int = 0 {
                     didSet {
-                        struct Helper { static func make() -> Helper { Helper() } 
-            }
+                        struct Helper { static func make() -> Helper { Helper() } }
                         let a: Helper = .make(), b = Helper.make()
                         if level > 1 { struct Helper {}; _ = Helper() }
                         _ = [1].map { _ in Helper() }
                         print(a, b, other.Helper, level)
                     }
                     willSet { struct Helper {}; _ = Helper() }
-            \(observedAccessors("level", appendedToObservers: true))
-                }
-
-                private var _level: Int = 0 {
-                    didSet {
-                                let a: __$level.didSet_Helper = .make(), b = __$level.didSet_Helper.make()
-                                if _level > 1 {
-                                    _ = __$level.didSet_Helper_2()
-                                }
-                                _ = [1].map { _ in
-                                    __$level.didSet_Helper()
-                                }
-                                print(a, b, other.Helper, _level)
-                            }
-                    willSet {
-                        _ = __$level.willSet_Helper()
-                    }
-                }
-
-                private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-
-                private enum __$level {
-                    struct didSet_Helper {
-                        static func make() -> __$level.didSet_Helper {
-                            __$level.didSet_Helper()
-                        }
-                    }
-                    struct didSet_Helper_2 {
-                    }
-                    struct willSet_Helper {
-                    }
                 }
             }
-            """
+            """,
+            expandedSource: """
+                final class Gauge {
+                    var level: Int {
+                        didSet {
+                            struct Helper { static func make() -> Helper { Helper() } 
+                }
+                            let a: Helper = .make(), b = Helper.make()
+                            if level > 1 { struct Helper {}; _ = Helper() }
+                            _ = [1].map { _ in Helper() }
+                            print(a, b, other.Helper, level)
+                        }
+                        willSet { struct Helper {}; _ = Helper() }
+                \(observedAccessors("level", appendedToObservers: true))
+                    }
+
+                    private var _level: Int = 0 {
+                        didSet {
+                                    let a: __$level.didSet_Helper = .make(), b = __$level.didSet_Helper.make()
+                                    if _level > 1 {
+                                        _ = __$level.didSet_Helper_2()
+                                    }
+                                    _ = [1].map { _ in
+                                        __$level.didSet_Helper()
+                                    }
+                                    print(a, b, other.Helper, _level)
+                                }
+                        willSet {
+                            _ = __$level.willSet_Helper()
+                        }
+                    }
+
+                    private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    private enum __$level {
+                        struct didSet_Helper {
+                            static func make() -> __$level.didSet_Helper {
+                                __$level.didSet_Helper()
+                            }
+                        }
+                        struct didSet_Helper_2 {
+                        }
+                        struct willSet_Helper {
+                        }
+                    }
+                }
+                """
         )
     }
 
@@ -517,16 +525,16 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Feature {
-                @available(*, deprecated) var flag: Bool {
-            \(observedAccessors("flag"))
+                final class Feature {
+                    @available(*, deprecated) var flag: Bool {
+                \(observedAccessors("flag"))
+                    }
+
+                    @available(*, deprecated) private var _flag: Bool = false
+
+                    private let _$flag: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                @available(*, deprecated) private var _flag: Bool = false
-
-                private let _$flag: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -539,38 +547,38 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name {
-                    @storageRestrictions(initializes: _name)
-                    init(initialValue) {
-                        _name = initialValue
-                    }
-                    get {
-                        if ObservableCore.ObservationSlot.isTracking {
-                            _$name.access(self) {
-                                \\.name
-                            } chained: {
-                                \\.?.name
+                final class Person {
+                    var name {
+                        @storageRestrictions(initializes: _name)
+                        init(initialValue) {
+                            _name = initialValue
+                        }
+                        get {
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$name.access(self) {
+                                    \\.name
+                                } chained: {
+                                    \\.?.name
+                                }
                             }
+                            return _name
                         }
-                        return _name
-                    }
-                    set {
-                        guard _$name.isObserved, !ObservableCore.ObservationSlot.isDuplicate(_name, newValue) else {
+                        set {
+                            guard _$name.isObserved, !ObservableCore.ObservationSlot.isDuplicate(_name, newValue) else {
+                                _name = newValue
+                                return
+                            }
+                            let __macro_local_6changefMu_ = _$name.willSet(self, _name)
                             _name = newValue
-                            return
+                            _$name.didSet(self, __macro_local_6changefMu_, _name)
                         }
-                        let __macro_local_6changefMu_ = _$name.willSet(self, _name)
-                        _name = newValue
-                        _$name.didSet(self, __macro_local_6changefMu_, _name)
                     }
+
+                    private var _name = ""
+
+                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _name = ""
-
-                private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -583,35 +591,35 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Account {
-                var balance: Int {
-                    @storageRestrictions(initializes: _balance)
-                    init(initialValue) {
-                        _balance = initialValue
-                    }
-                    get {
-                        if ObservableCore.ObservationSlot.isTracking {
-                            _$balance.access(self) {
-                                \\.balance
-                            } chained: {
-                                \\.?.balance
-                            }
+                final class Account {
+                    var balance: Int {
+                        @storageRestrictions(initializes: _balance)
+                        init(initialValue) {
+                            _balance = initialValue
                         }
-                        return _balance
+                        get {
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$balance.access(self) {
+                                    \\.balance
+                                } chained: {
+                                    \\.?.balance
+                                }
+                            }
+                            return _balance
+                        }
+                        set {
+                            _balance = newValue
+                        }
+                        _modify {
+                            yield &_balance
+                        }
                     }
-                    set {
-                        _balance = newValue
-                    }
-                    _modify {
-                        yield &_balance
-                    }
+
+                    private var _balance: Int
+
+                    private let _$balance: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
-
-                private var _balance: Int
-
-                private let _$balance: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                """
         )
     }
 
@@ -624,32 +632,32 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Label: View {
-                override var text: String {
-                    get {
-                        if ObservableCore.ObservationSlot.isTracking {
-                            _$text.access(self) {
-                                \\.text
-                            } chained: {
-                                \\.?.text
+                final class Label: View {
+                    override var text: String {
+                        get {
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$text.access(self) {
+                                    \\.text
+                                } chained: {
+                                    \\.?.text
+                                }
                             }
+                            return super.text
                         }
-                        return super.text
-                    }
-                    set {
-                        guard _$text.isObserved else {
+                        set {
+                            guard _$text.isObserved else {
+                                super.text = newValue
+                                return
+                            }
+                            let __macro_local_6changefMu_ = _$text.willSet(self, super.text)
                             super.text = newValue
-                            return
+                            _$text.didSet(self, __macro_local_6changefMu_, super.text)
                         }
-                        let __macro_local_6changefMu_ = _$text.willSet(self, super.text)
-                        super.text = newValue
-                        _$text.didSet(self, __macro_local_6changefMu_, super.text)
                     }
-                }
 
-                private let _$text: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-            }
-            """
+                    private let _$text: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
         )
     }
 
@@ -668,24 +676,24 @@ struct ObservedExpansionTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name {
-            \(observedAccessors("name"))
+                final class Person {
+                    var name {
+                \(observedAccessors("name"))
+                    }
+
+                    private var _name = ""
+
+                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                    var cache = 0
+                    let id = 1
+                    static var count = 0
+                    lazy var label = name
+                    var summary: String { name }
                 }
 
-                private var _name = ""
-
-                private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-                var cache = 0
-                let id = 1
-                static var count = 0
-                lazy var label = name
-                var summary: String { name }
-            }
-
-            extension Person: ObservableCore.KeyValueObservable {
-            }
-            """
+                extension Person: ObservableCore.KeyValueObservable {
+                }
+                """
         )
     }
 }

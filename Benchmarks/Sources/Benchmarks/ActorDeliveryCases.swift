@@ -16,16 +16,18 @@ actor DeliveryActor {
     private var tokens: [ObservationToken] = []
 
     func observeOnThisActor(_ model: SharedModel) {
-        tokens.append(model.observe(\.value, options: [.old, .new], isolation: self) { change in
-            self.sum &+= change.oldValue! &+ change.newValue!
-            self.delivered &+= 1
-        })
+        tokens.append(
+            model.observe(\.value, options: [.old, .new], isolation: self) { change in
+                self.sum &+= change.oldValue! &+ change.newValue!
+                self.delivered &+= 1
+            })
     }
 
     func observeOnTheSettingThread(_ model: SharedModel, _ sink: Tally) {
-        tokens.append(model.observe(\.value, options: [.old, .new]) { _, change in
-            sink.count &+= change.oldValue! &+ change.newValue!
-        })
+        tokens.append(
+            model.observe(\.value, options: [.old, .new]) { _, change in
+                sink.count &+= change.oldValue! &+ change.newValue!
+            })
     }
 
     func set(_ model: SharedModel, times n: Int) {
@@ -43,7 +45,8 @@ final class TaskOutcome<Value>: @unchecked Sendable {
 
 /// Runs `body` as a task and waits for it on this thread (the harness is synchronous).
 func waitForTask<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
-    let done = DispatchSemaphore(value: 0), outcome = TaskOutcome<Result>()
+    let done = DispatchSemaphore(value: 0)
+    let outcome = TaskOutcome<Result>()
     Task {
         outcome.value = await body()
         done.signal()
@@ -58,31 +61,39 @@ func waitForTask<Result: Sendable>(_ body: @escaping @Sendable () async -> Resul
 /// paid once per sample, not per set.
 func actorDeliveryBenchmarks() -> [Benchmark] {
     let group = "set, 1 observer delivered on an actor"
-    let synchronous = SharedModel(), onActor = SharedModel(), fromElsewhere = SharedModel()
-    let actor = DeliveryActor(), sink = Tally()
+    let synchronous = SharedModel()
+    let onActor = SharedModel()
+    let fromElsewhere = SharedModel()
+    let actor = DeliveryActor()
+    let sink = Tally()
     waitForTask {
         await actor.observeOnTheSettingThread(synchronous, sink)
         await actor.observeOnThisActor(onActor)
     }
     let elsewhereActor = DeliveryActor()
     waitForTask { await elsewhereActor.observeOnThisActor(fromElsewhere) }
-    let published = PublishedModel(), queue = DispatchQueue(label: "receiver")
-    let received = TaskOutcome<Int>()   // Written on `queue` only; read there too (`queue.sync`).
+    let published = PublishedModel()
+    let queue = DispatchQueue(label: "receiver")
+    let received = TaskOutcome<Int>()  // Written on `queue` only; read there too (`queue.sync`).
     received.value = 0
     let cancellable = published.$value.dropFirst().receive(on: queue.ocombine).sink { value in
         received.value! &+= 1
         blackHole(value)
     }
     return [
-        Benchmark(group: group, name: Name.observed + " observe, set on the actor (handler on the setting thread)") { n in
+        Benchmark(group: group, name: Name.observed + " observe, set on the actor (handler on the setting thread)") {
+            n in
             waitForTask { await actor.set(synchronous, times: n) }
             blackHole(sink.count)
         },
-        Benchmark(group: group, name: Name.observed + " observe(isolation:), set on the actor (delivered at once)") { n in
+        Benchmark(group: group, name: Name.observed + " observe(isolation:), set on the actor (delivered at once)") {
+            n in
             waitForTask { await actor.set(onActor, times: n) }
             blackHole(waitForTask { await actor.progress })
         },
-        Benchmark(group: group, name: Name.observed + " observe(isolation:), set on another thread (delivered by a job)") { n in
+        Benchmark(
+            group: group, name: Name.observed + " observe(isolation:), set on another thread (delivered by a job)"
+        ) { n in
             let before = waitForTask { await elsewhereActor.progress.delivered }
             for i in 0..<n { fromElsewhere.value = i }
             // Until every change has been delivered on the actor.

@@ -1,8 +1,8 @@
-import Dispatch
-import Observation
-import ObservableCore
-import OpenCombine
 import CReference
+import Dispatch
+import ObservableCore
+import Observation
+import OpenCombine
 
 // Names used by the target checks in main.swift.
 enum Name {
@@ -100,10 +100,16 @@ func bridgeBenchmarks() -> [Benchmark] {
     let observed = makeArray { ObservedModel() }
     let observable = makeArray { ObservableModel() }
     let sink = Tally()
-    let watched = BridgedModel(), watchedUnbridged = ObservedModel(), watchedObservable = ObservableModel()
+    let watched = BridgedModel()
+    let watchedUnbridged = ObservedModel()
+    let watchedObservable = ObservableModel()
     let tokens = [
-        watched.observe(\.value, options: [.old, .new]) { _, change in sink.count &+= change.oldValue! &+ change.newValue! },
-        watchedUnbridged.observe(\.value, options: [.old, .new]) { _, change in sink.count &+= change.oldValue! &+ change.newValue! },
+        watched.observe(\.value, options: [.old, .new]) { _, change in
+            sink.count &+= change.oldValue! &+ change.newValue!
+        },
+        watchedUnbridged.observe(\.value, options: [.old, .new]) { _, change in
+            sink.count &+= change.oldValue! &+ change.newValue!
+        },
     ]
     return [
         Benchmark(group: "bridged: get", name: Name.bridged) { n in
@@ -145,7 +151,11 @@ func bridgeBenchmarks() -> [Benchmark] {
         },
         Benchmark(group: "bridged: set, 1 observer", name: Name.observation + " (re-armed, no values)") { n in
             for i in 0..<n {
-                withObservationTracking { _ = watchedObservable.value } onChange: { sink.count &+= 1 }
+                withObservationTracking {
+                    _ = watchedObservable.value
+                } onChange: {
+                    sink.count &+= 1
+                }
                 watchedObservable.value = i
             }
             blackHole(sink.count)
@@ -165,7 +175,9 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
 
     let observed = ObservedModel()
     let tokens = (0..<observers).map { _ in
-        observed.observe(\.value, options: [.old, .new]) { _, change in sink.count &+= change.oldValue! &+ change.newValue! }
+        observed.observe(\.value, options: [.old, .new]) { _, change in
+            sink.count &+= change.oldValue! &+ change.newValue!
+        }
     }
 
     let observable = ObservableModel()
@@ -190,25 +202,34 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
     ]
     // Not contenders: what the per-observer work costs written in C (see CReference.h).
     let reference = creference_model(observers)
-    benchmarks.append(Benchmark(group: group, name: Name.cReference) { n in
-        for i in 0..<n { creference_set(reference, Int64(i)) }
-        blackHole(creference_total(reference))
-    })
-    benchmarks.append(Benchmark(group: group, name: Name.cReferenceRelaid) { n in
-        for i in 0..<n { creference_set_relaid(reference, Int64(i)) }
-        blackHole(creference_total(reference))
-    })
+    benchmarks.append(
+        Benchmark(group: group, name: Name.cReference) { n in
+            for i in 0..<n { creference_set(reference, Int64(i)) }
+            blackHole(creference_total(reference))
+        })
+    benchmarks.append(
+        Benchmark(group: group, name: Name.cReferenceRelaid) { n in
+            for i in 0..<n { creference_set_relaid(reference, Int64(i)) }
+            blackHole(creference_total(reference))
+        })
     // Observation has no persistent observer: each change ends every tracking, which must be armed
     // again (that is what an observer of every change has to do). No old or new value.
-    benchmarks.append(Benchmark(group: group, name: Name.observation + " (re-armed, no values)", run: { n in
-        for i in 0..<n {
-            for _ in 0..<observers {
-                withObservationTracking { _ = observable.value } onChange: { sink.count &+= 1 }
-            }
-            observable.value = i
-        }
-        blackHole(sink.count)
-    }, maxIterations: observers >= 1000 ? 2_000 : .max))
+    benchmarks.append(
+        Benchmark(
+            group: group, name: Name.observation + " (re-armed, no values)",
+            run: { n in
+                for i in 0..<n {
+                    for _ in 0..<observers {
+                        withObservationTracking {
+                            _ = observable.value
+                        } onChange: {
+                            sink.count &+= 1
+                        }
+                    }
+                    observable.value = i
+                }
+                blackHole(sink.count)
+            }, maxIterations: observers >= 1000 ? 2_000 : .max))
     return benchmarks
 }
 
@@ -265,7 +286,8 @@ func nestedPathBenchmarks() -> [Benchmark] {
             blackHole(sink.count)
             withExtendedLifetime(pathToken) {}
         },
-        Benchmark(group: "nested path: leaf change", name: Name.observed + " \\.leaf on the child (direct, old+new)") { n in
+        Benchmark(group: "nested path: leaf change", name: Name.observed + " \\.leaf on the child (direct, old+new)") {
+            n in
             for i in 0..<n { directChild.leaf = i }
             blackHole(sink.count)
             withExtendedLifetime(directToken) {}
@@ -279,7 +301,11 @@ func nestedPathBenchmarks() -> [Benchmark] {
             let child = observableChildren[0]
             observable.child = child
             for i in 0..<n {
-                withObservationTracking { _ = observable.child?.leaf } onChange: { sink.count &+= 1 }
+                withObservationTracking {
+                    _ = observable.child?.leaf
+                } onChange: {
+                    sink.count &+= 1
+                }
                 child.leaf = i
             }
             blackHole(sink.count)
@@ -298,12 +324,17 @@ func nestedPathBenchmarks() -> [Benchmark] {
         },
         Benchmark(group: "nested path: intermediate replaced", name: Name.observation + " (re-armed, no values)") { n in
             for i in 0..<n {
-                withObservationTracking { _ = observable.child?.leaf } onChange: { sink.count &+= 1 }
+                withObservationTracking {
+                    _ = observable.child?.leaf
+                } onChange: {
+                    sink.count &+= 1
+                }
                 observable.child = observableChildren[i & 1]
             }
             blackHole(sink.count)
         },
-        Benchmark(group: "nested path: intermediate replaced", name: Name.published + " (switchToLatest, new only)") { n in
+        Benchmark(group: "nested path: intermediate replaced", name: Name.published + " (switchToLatest, new only)") {
+            n in
             for i in 0..<n { published.child = publishedChildren[i & 1] }
             blackHole(sink.count)
             withExtendedLifetime(publishedPath) {}
@@ -357,7 +388,11 @@ func observeCancelBenchmarks() -> [Benchmark] {
         },
         Benchmark(group: "observe + cancel", name: Name.observation + " (tracking ended by a change)") { n in
             for i in 0..<n {
-                withObservationTracking { _ = observable.value } onChange: { tally.count &+= 1 }
+                withObservationTracking {
+                    _ = observable.value
+                } onChange: {
+                    tally.count &+= 1
+                }
                 observable.value = i
             }
             blackHole(tally.count)
@@ -413,7 +448,11 @@ func threadBenchmarks() -> [Benchmark] {
         Benchmark(group: group, name: Name.observation + " (re-armed, no values)") { n in
             parallel(n) { state, count in
                 for i in 0..<count {
-                    withObservationTracking { _ = state.observable.value } onChange: { [sink = state.sink] in sink.count &+= 1 }
+                    withObservationTracking {
+                        _ = state.observable.value
+                    } onChange: { [sink = state.sink] in
+                        sink.count &+= 1
+                    }
                     state.observable.value = i
                 }
             }

@@ -19,14 +19,25 @@ let gateCases = [
     GateCase(id: "set, no observers", group: "set, no observers", name: Name.observed, iterations: 20_000),
     GateCase(id: "set, 1 observer", group: "set, 1 observer", name: Name.observed, iterations: 10_000),
     GateCase(id: "set, 10 observers", group: "set, 10 observers", name: Name.observed, iterations: 5_000),
-    GateCase(id: "nested leaf change", group: "nested path: leaf change", name: Name.observed + " \\.child?.leaf", iterations: 5_000),
-    GateCase(id: "intermediate replaced", group: "nested path: intermediate replaced", name: Name.observed, iterations: 2_000),
-    GateCase(id: "observe + cancel, token", group: "observe + cancel", name: Name.observed + " \\.value token", iterations: 2_000),
-    GateCase(id: "observe + cancel, nested", group: "observe + cancel", name: Name.observed + " \\.child?.leaf token", iterations: 2_000),
+    GateCase(
+        id: "nested leaf change", group: "nested path: leaf change", name: Name.observed + " \\.child?.leaf",
+        iterations: 5_000),
+    GateCase(
+        id: "intermediate replaced", group: "nested path: intermediate replaced", name: Name.observed, iterations: 2_000
+    ),
+    GateCase(
+        id: "observe + cancel, token", group: "observe + cancel", name: Name.observed + " \\.value token",
+        iterations: 2_000),
+    GateCase(
+        id: "observe + cancel, nested", group: "observe + cancel", name: Name.observed + " \\.child?.leaf token",
+        iterations: 2_000),
     GateCase(id: "bridged get", group: "bridged: get", name: Name.bridged, iterations: 20_000),
-    GateCase(id: "bridged set, no observers", group: "bridged: set, no observers", name: Name.bridged, iterations: 20_000),
+    GateCase(
+        id: "bridged set, no observers", group: "bridged: set, no observers", name: Name.bridged, iterations: 20_000),
     GateCase(id: "bridged set, 1 observer", group: "bridged: set, 1 observer", name: Name.bridged, iterations: 10_000),
-    GateCase(id: "observe + cancel, controller", group: "observe + cancel", name: Name.observed + " controller", iterations: 2_000),
+    GateCase(
+        id: "observe + cancel, controller", group: "observe + cancel", name: Name.observed + " controller",
+        iterations: 2_000),
 ]
 
 /// The function whose instructions callgrind counts (`--toggle-collect`, `--dump-after`): one profile per call.
@@ -40,7 +51,9 @@ func gateMeasured(_ run: (Int) -> Void, _ iterations: Int) {
 /// made while its collection is off.
 func runGate(_ benchmarks: [Benchmark]) {
     for gateCase in gateCases {
-        guard let benchmark = benchmarks.first(where: { $0.group == gateCase.group && $0.name.hasPrefix(gateCase.name) }) else {
+        guard
+            let benchmark = benchmarks.first(where: { $0.group == gateCase.group && $0.name.hasPrefix(gateCase.name) })
+        else {
             fatalError("the speed gate's case '\(gateCase.id)' names no benchmark")
         }
         benchmark.run(gateCase.iterations / 10)

@@ -49,8 +49,9 @@ func measure(_ benchmark: Benchmark, _ settings: HarnessSettings) -> Measurement
     if settings.quick {
         let n = min(10, benchmark.maxIterations)
         let elapsed = clock.measure { benchmark.run(n) }
-        return Measurement(group: benchmark.group, name: benchmark.name,
-                           nanosecondsPerOperation: elapsed.nanoseconds / Double(n), iterations: n, samples: 1)
+        return Measurement(
+            group: benchmark.group, name: benchmark.name,
+            nanosecondsPerOperation: elapsed.nanoseconds / Double(n), iterations: n, samples: 1)
     }
     // Calibrate: double n until one sample takes at least the target.
     var n = 1
@@ -67,9 +68,10 @@ func measure(_ benchmark: Benchmark, _ settings: HarnessSettings) -> Measurement
         perOperation.append(elapsed.nanoseconds / Double(n))
     }
     perOperation.sort()
-    return Measurement(group: benchmark.group, name: benchmark.name,
-                       nanosecondsPerOperation: perOperation[perOperation.count / 2], iterations: n,
-                       samples: settings.samples)
+    return Measurement(
+        group: benchmark.group, name: benchmark.name,
+        nanosecondsPerOperation: perOperation[perOperation.count / 2], iterations: n,
+        samples: settings.samples)
 }
 
 func format(_ nanoseconds: Double) -> String {

@@ -1,6 +1,6 @@
 import CHeapInfo
-import Observation
 import ObservableCore
+import Observation
 import OpenCombine
 
 /// Heap bytes in use, from the C allocator (glibc's mallinfo2; 0 elsewhere).
@@ -40,25 +40,49 @@ func memoryReport() -> MemoryReport {
     // One observation whose handler captures one object, as most real handlers do.
     let captured = Tally()
     let observedModel = ObservedModel()
-    _ = observedModel.observe(\.value) { _, _ in }   // the property's list exists before measuring
-    report.rows.append(("per observation: " + Name.observed + " \\.value token", bytesPerValue {
-        observedModel.observe(\.value) { _, _ in captured.count += 1 }
-    }))
+    _ = observedModel.observe(\.value) { _, _ in }  // the property's list exists before measuring
+    report.rows.append(
+        (
+            "per observation: " + Name.observed + " \\.value token",
+            bytesPerValue {
+                observedModel.observe(\.value) { _, _ in captured.count += 1 }
+            }
+        ))
     observedModel.child = ObservedChild()
-    report.rows.append(("per observation: " + Name.observed + " \\.child?.leaf token", bytesPerValue(count: 5_000) {
-        observedModel.observe(\.child?.leaf) { _, _ in captured.count += 1 }
-    }))
+    report.rows.append(
+        (
+            "per observation: " + Name.observed + " \\.child?.leaf token",
+            bytesPerValue(count: 5_000) {
+                observedModel.observe(\.child?.leaf) { _, _ in captured.count += 1 }
+            }
+        ))
     let publishedModel = PublishedModel()
-    report.rows.append(("per observation: " + Name.published + " sink", bytesPerValue {
-        publishedModel.$value.sink { _ in captured.count += 1 }
-    }))
+    report.rows.append(
+        (
+            "per observation: " + Name.published + " sink",
+            bytesPerValue {
+                publishedModel.$value.sink { _ in captured.count += 1 }
+            }
+        ))
     let observableModel = ObservableModel()
-    report.rows.append(("per observation: " + Name.observation + " withObservationTracking", bytesPerValue {
-        withObservationTracking { _ = observableModel.value } onChange: { captured.count += 1 }
-    }))
+    report.rows.append(
+        (
+            "per observation: " + Name.observation + " withObservationTracking",
+            bytesPerValue {
+                withObservationTracking {
+                    _ = observableModel.value
+                } onChange: {
+                    captured.count += 1
+                }
+            }
+        ))
     let handWritten = DidSetModel()
-    report.rows.append(("per observation: " + Name.didSet, bytesPerValue {
-        handWritten.observers.append { _, _ in captured.count += 1 }
-    }))
+    report.rows.append(
+        (
+            "per observation: " + Name.didSet,
+            bytesPerValue {
+                handWritten.observers.append { _, _ in captured.count += 1 }
+            }
+        ))
     return report
 }

@@ -1,5 +1,5 @@
-import Observation
 import ObservableCore
+import Observation
 import OpenCombine
 
 // The same model, written five ways: a value, and a child object with a leaf (for nested paths).

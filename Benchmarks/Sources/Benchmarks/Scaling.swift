@@ -1,5 +1,5 @@
-import Observation
 import ObservableCore
+import Observation
 import OpenCombine
 
 /// Observe N times on one object, then cancel all: time per (observe + cancel) as N grows. Constant
@@ -7,7 +7,7 @@ import OpenCombine
 struct ScalingResult {
     let contender: String
     let count: Int
-    let nanosecondsPerPair: Double?   // nil: skipped, because the previous size was too slow
+    let nanosecondsPerPair: Double?  // nil: skipped, because the previous size was too slow
 }
 
 func scalingBenchmarks(quick: Bool) -> [ScalingResult] {
@@ -27,7 +27,8 @@ func scalingBenchmarks(quick: Bool) -> [ScalingResult] {
             for _ in 0..<(quick ? 1 : 3) { times.append(clock.measure { body(size) }) }
             times.sort()
             let median = times[times.count / 2]
-            results.append(ScalingResult(contender: contender, count: size, nanosecondsPerPair: median.nanoseconds / Double(size)))
+            results.append(
+                ScalingResult(contender: contender, count: size, nanosecondsPerPair: median.nanoseconds / Double(size)))
             if median > budget { tooSlow = true }
         }
     }
@@ -55,7 +56,13 @@ func scalingBenchmarks(quick: Bool) -> [ScalingResult] {
     }
     scale(Name.observation + " (N trackings, ended by one change)") { size in
         let model = ObservableModel()
-        for _ in 0..<size { withObservationTracking { _ = model.value } onChange: { sink.count &+= 1 } }
+        for _ in 0..<size {
+            withObservationTracking {
+                _ = model.value
+            } onChange: {
+                sink.count &+= 1
+            }
+        }
         model.value += 1
     }
     blackHole(sink.count)

@@ -1,3 +1,5 @@
+import CHeapInfo
+
 // ObservableCore benchmarks: `swift run -c release --package-path Benchmarks [--quick] [--filter TEXT]`;
 // `--gate` runs the speed gate's cases for `.ci/speed-gate.py`.
 // Everything runs in one process; ratios compare contenders measured in this same run.
@@ -25,7 +27,8 @@ while let argument = arguments.popFirst() {
 print("note: a debug build; timings are meaningless (use `swift run -c release`)\n")
 #endif
 
-let benchmarks = accessBenchmarks()
+let benchmarks =
+    accessBenchmarks()
     + [1, 10, 1000].flatMap(setWithObserversBenchmarks)
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()
@@ -48,8 +51,6 @@ for benchmark in benchmarks where filter.map({ benchmark.group.contains($0) || b
 @MainActor func result(_ group: String, _ name: String) -> Double? {
     results.first { $0.group == group && $0.name.hasPrefix(name) }?.nanosecondsPerOperation
 }
-
-import CHeapInfo
 
 // MARK: Tables
 
@@ -88,7 +89,8 @@ if filter == nil || filter == "scaling" {
     for row in scaling where !contenders.contains(row.contender) { contenders.append(row.contender) }
     for contender in contenders {
         let cells = sizes.map { size in
-            scaling.first { $0.contender == contender && $0.count == size }?.nanosecondsPerPair.map(format) ?? "(too slow)"
+            scaling.first { $0.contender == contender && $0.count == size }?.nanosecondsPerPair.map(format)
+                ?? "(too slow)"
         }
         print("| \(contender) | " + cells.joined(separator: " | ") + " |")
     }
@@ -128,13 +130,17 @@ if let plain = result("get", Name.plain), let ours = result("get", Name.observed
     check("get ≤ 1.5× a plain stored property", formatRatio(ours / plain), ours / plain <= 1.5)
 }
 if let plain = result("set, no observers", Name.plain), let ours = result("set, no observers", Name.observed),
-   let observation = result("set, no observers", Name.observation) {
+    let observation = result("set, no observers", Name.observation)
+{
     check("set, no observers ≤ 2× plain", formatRatio(ours / plain), ours / plain <= 2)
-    check("set, no observers ≥ 20× faster than @Observable", formatRatio(observation / ours) + " faster", observation / ours >= 20)
+    check(
+        "set, no observers ≥ 20× faster than @Observable", formatRatio(observation / ours) + " faster",
+        observation / ours >= 20)
 }
 if let ours = result("set, 1 observer", Name.observed), let didSet = result("set, 1 observer", Name.didSet) {
     check("set, 1 observer (old+new) ≤ 10 ns", format(ours), ours <= 10)
-    check("set, 1 observer faster than didSet + closure array", formatRatio(ours / didSet) + " of didSet", ours < didSet)
+    check(
+        "set, 1 observer faster than didSet + closure array", formatRatio(ours / didSet) + " of didSet", ours < didSet)
 }
 if let one = result("set, 1 observer", Name.observed), let thousand = result("set, 1000 observers", Name.observed) {
     let perExtra = (thousand - one) / 999
@@ -142,17 +148,23 @@ if let one = result("set, 1 observer", Name.observed), let thousand = result("se
 }
 // Context for the target above, not targets: the same per-observer work written in C, and that loop
 // laying the change out for each call as Swift does.
-for (name, label) in [(Name.cReference, "the C loop of CReference.h"), (Name.cReferenceRelaid, "that loop, the change laid out for each call")] {
+for (name, label) in [
+    (Name.cReference, "the C loop of CReference.h"),
+    (Name.cReferenceRelaid, "that loop, the change laid out for each call"),
+] {
     if let one = result("set, 1 observer", name), let thousand = result("set, 1000 observers", name) {
         print("| (reference) \(label), per extra observer | \(format((thousand - one) / 999)) | — |")
     }
 }
 if let nested = result("nested path: leaf change", Name.observed + " \\.child?.leaf"),
-   let direct = result("nested path: leaf change", Name.observed + " \\.leaf on the child") {
+    let direct = result("nested path: leaf change", Name.observed + " \\.leaf on the child")
+{
     check("nested path leaf change ≤ 2× the direct one", formatRatio(nested / direct), nested / direct <= 2)
     if let reference = result("nested path: leaf change", Name.weakRootReference) {
         // Context, not a target: what loading the root from a weak reference adds alone.
-        print("| (reference) the direct change plus a weak load of a root, vs the direct one | \(formatRatio(reference / direct)) | — |")
+        print(
+            "| (reference) the direct change plus a weak load of a root, vs the direct one | \(formatRatio(reference / direct)) | — |"
+        )
     }
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {
@@ -165,12 +177,20 @@ if let memory {
     let perProperty = memory.rows.first { $0.0 == "per unobserved property over plain: " + Name.observed }?.1
     let perObservation = memory.rows.first { $0.0 == "per observation: " + Name.observed + " \\.value token" }?.1
     // Heap averages carry allocator noise below a tenth of a byte; compare at the printed precision.
-    if let perProperty { check("≤ 8 bytes per @Observed property while unobserved", String(format2: perProperty, decimals: 1) + " B", (perProperty * 10).rounded() <= 80) }
-    if let perObservation { check("≤ 128 bytes per observation", String(format2: perObservation, decimals: 1) + " B", perObservation <= 128) }
+    if let perProperty {
+        check(
+            "≤ 8 bytes per @Observed property while unobserved", String(format2: perProperty, decimals: 1) + " B",
+            (perProperty * 10).rounded() <= 80)
+    }
+    if let perObservation {
+        check("≤ 128 bytes per observation", String(format2: perObservation, decimals: 1) + " B", perObservation <= 128)
+    }
 }
 for group in ["bridged: get", "bridged: set, no observers"] {
     if let bridged = result(group, Name.bridged), let observation = result(group, Name.observation) {
-        check("\(group.dropFirst("bridged: ".count)) in a class declaring Observable ≤ @Observable's", formatRatio(bridged / observation), bridged <= observation)
+        check(
+            "\(group.dropFirst("bridged: ".count)) in a class declaring Observable ≤ @Observable's",
+            formatRatio(bridged / observation), bridged <= observation)
     }
 }
 check("compile time ≤ 1.5× @Observable", "see Benchmarks/compile-time.sh", nil)

@@ -42,7 +42,9 @@ extension KeyValueObservable {
     ///     }
     /// }
     /// ```
-    public func notifyingChange<Value, Result>(of keyPath: KeyPath<Self, Value>, _ body: () throws -> Result) rethrows -> Result {
+    public func notifyingChange<Value, Result>(of keyPath: KeyPath<Self, Value>, _ body: () throws -> Result) rethrows
+        -> Result
+    {
         willChangeValue(for: keyPath)
         defer { didChangeValue(for: keyPath) }
         return try body()
@@ -58,7 +60,10 @@ private final class PendingManualChange {
     /// For a computed property: its path observations on this object.
     let dependents: [any PathDependent]
 
-    init(object: AnyObject, keyPath: AnyKeyPath, direct: (entries: RetainedEntries, oldValue: Any)?, dependents: [any PathDependent]) {
+    init(
+        object: AnyObject, keyPath: AnyKeyPath, direct: (entries: RetainedEntries, oldValue: Any)?,
+        dependents: [any PathDependent]
+    ) {
         self.object = ObjectIdentifier(object)
         self.keyPath = keyPath
         self.direct = direct
@@ -84,10 +89,13 @@ enum ManualChanges {
                 object: root, keyPath: keyPath, direct: entries.map { ($0, value as Any) }, dependents: [])
         } else {
             var seen = Set<ObjectIdentifier>()
-            let dependents = accesses
+            let dependents =
+                accesses
                 .flatMap { $0.list.pathDependents() }
                 .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
-            for dependent in dependents where dependent.wantsWillChange { dependent.dependencyWillChange(from: nil, stamp: ReadGate.unstamped) }
+            for dependent in dependents where dependent.wantsWillChange {
+                dependent.dependencyWillChange(from: nil, stamp: ReadGate.unstamped)
+            }
             pending = PendingManualChange(object: root, keyPath: keyPath, direct: nil, dependents: dependents)
         }
         push(pending)
@@ -102,7 +110,9 @@ enum ManualChanges {
             let newValue = Tracking.value(root, keyPath)
             entries.withRun { $0.deliverDidChange(root, oldValue: oldValue as! Value, newValue: newValue, nil) }
         }
-        for dependent in pending.dependents { dependent.dependencyDidChange(from: nil, stamp: ReadGate.unstamped, leafOld: nil) }
+        for dependent in pending.dependents {
+            dependent.dependencyDidChange(from: nil, stamp: ReadGate.unstamped, leafOld: nil)
+        }
     }
 
     private static func push(_ change: PendingManualChange) {
@@ -120,7 +130,9 @@ enum ManualChanges {
     private static func pop(_ root: AnyObject, _ keyPath: AnyKeyPath) -> PendingManualChange? {
         guard let stack = ThreadLocal.get(.manualChanges, as: ManualChangeStack.self) else { return nil }
         let id = ObjectIdentifier(root)
-        guard let index = stack.pending.lastIndex(where: { $0.object == id && $0.keyPath == keyPath }) else { return nil }
+        guard let index = stack.pending.lastIndex(where: { $0.object == id && $0.keyPath == keyPath }) else {
+            return nil
+        }
         let pending = stack.pending.remove(at: index)
         if stack.pending.isEmpty { ThreadLocal.exchange(.manualChanges, nil) }
         return pending

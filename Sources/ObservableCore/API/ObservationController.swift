@@ -288,13 +288,15 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
         controller.register(root, self) { registration, observerReference, onDeallocated in
             let gated: (Root, ObservedChange<Value>) -> Void = { root, change in
                 guard registration.isActive, let observer = observerReference.value else { return }
-                handler(observer, root, ObservedChange<Any>(
-                    kind: change.kind,
-                    oldValue: change.oldValue.map { $0 as Any },
-                    newValue: change.newValue.map { $0 as Any },
-                    isPrior: change.isPrior,
-                    keyPath: change._keyPath,
-                    mutation: change.mutation))
+                handler(
+                    observer, root,
+                    ObservedChange<Any>(
+                        kind: change.kind,
+                        oldValue: change.oldValue.map { $0 as Any },
+                        newValue: change.newValue.map { $0 as Any },
+                        isPrior: change.isPrior,
+                        keyPath: change._keyPath,
+                        mutation: change.mutation))
             }
             return Registration.register(
                 root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated)

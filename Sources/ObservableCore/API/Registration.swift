@@ -70,7 +70,8 @@ enum Registration {
         }
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(typedKeyPath) }
         return observePath(
-            root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] }, evaluated: (value, accesses), options: options,
+            root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] }, evaluated: (value, accesses),
+            options: options,
             onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
     }
 
@@ -79,7 +80,8 @@ enum Registration {
     /// the slot. The slot is found among the class's own slot fields, by the list it holds.
     private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, list: ObserverList) {
         let rootType: AnyClass = type(of: root)
-        for offset in ReflectedFields.of(rootType).slotOffsets where ObservationSlot.at(offset, in: root).pointee.holds(list) {
+        for offset in ReflectedFields.of(rootType).slotOffsets
+        where ObservationSlot.at(offset, in: root).pointee.holds(list) {
             KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: rootType)
             return
         }

@@ -38,13 +38,16 @@ public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvert
     }
 
     public var description: String {
-        let detail = switch reason {
-        case .emptyComponent: "empty key in \(typeName) (components are separated by single dots)"
-        case .unknownKey: "\(typeName) has no stored property '\(key)'"
-        case .notObservable: "'\(key)' of \(typeName) is not @Observed"
-        case .notAnObject: "'\(key)' cannot be looked up in \(typeName): it is not a class with @Observed properties"
-        case .customReflection: "\(typeName) customises its Mirror (CustomReflectable), so '\(key)' cannot be read by name"
-        }
+        let detail =
+            switch reason {
+            case .emptyComponent: "empty key in \(typeName) (components are separated by single dots)"
+            case .unknownKey: "\(typeName) has no stored property '\(key)'"
+            case .notObservable: "'\(key)' of \(typeName) is not @Observed"
+            case .notAnObject:
+                "'\(key)' cannot be looked up in \(typeName): it is not a class with @Observed properties"
+            case .customReflection:
+                "\(typeName) customises its Mirror (CustomReflectable), so '\(key)' cannot be read by name"
+            }
         return "\"\(path)\": \(detail)"
     }
 }

@@ -76,7 +76,8 @@ struct StringKeyPath: Sendable {
                 frame.record(object, ObservationSlot.at(property.slotOffset, in: object).pointee.observers(), nil)
             }
             guard let stored = storedValue(property.storageName, in: property.storageClass, of: object),
-                  let value = unwrappedOptional(stored) else {
+                let value = unwrappedOptional(stored)
+            else {
                 return nil
             }
             if position == components.count - 1 { return value }

@@ -49,7 +49,7 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
     static func make(isolation actor: isolated (any Actor)?, handler: @escaping Handler) -> ActorDelivery {
         let delivery = ActorDelivery(isMainActor: actor === MainActor.shared, handler: handler)
         let job: Job = {
-            _ = actor   // Captured, so that the closure is isolated to it.
+            _ = actor  // Captured, so that the closure is isolated to it.
             delivery.drain()
         }
         delivery.lock.withLock { delivery.job = job }
@@ -103,7 +103,7 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
         case .immediately(let job):
             Self.runImmediately(job)
         case .later(let job):
-            nonisolated(unsafe) let job = job   // It holds only this `Sendable` observation.
+            nonisolated(unsafe) let job = job  // It holds only this `Sendable` observation.
             Task(operation: job)
         }
     }
@@ -122,7 +122,7 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
     static func runImmediately(_ job: @escaping Job) {
         #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            nonisolated(unsafe) let job = job   // It holds only this `Sendable` observation.
+            nonisolated(unsafe) let job = job  // It holds only this `Sendable` observation.
             Task.immediate(operation: job)
             return
         }

@@ -52,8 +52,10 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchec
     @usableFromInline final let handler: (Root, ObservedChange<Value>) -> Void
 
     @inlinable
-    init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
-         notify: @escaping EntryNotification) {
+    init(
+        options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+        notify: @escaping EntryNotification
+    ) {
         self.handler = handler
         super.init(options: options, keyPath: keyPath, notify: notify)
     }
@@ -66,10 +68,13 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchec
 /// observations (see `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for
 /// any observation.
 @usableFromInline
-final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
+final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable
+{
     @inlinable
-    init(keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
-         notify: @escaping EntryNotification) {
+    init(
+        keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+        notify: @escaping EntryNotification
+    ) {
         super.init(options: [.old, .new], keyPath: keyPath, handler: handler, notify: notify)
     }
 
@@ -119,8 +124,10 @@ final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservat
     @usableFromInline let onObservedDeallocated: DeallocationHook
 
     @inlinable
-    init(options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
-         onObservedDeallocated: @escaping DeallocationHook, notify: @escaping EntryNotification) {
+    init(
+        options: ObservationOptions, keyPath: InternedKeyPath, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+        onObservedDeallocated: @escaping DeallocationHook, notify: @escaping EntryNotification
+    ) {
         self.onObservedDeallocated = onObservedDeallocated
         super.init(options: options, keyPath: keyPath, handler: handler, notify: notify)
     }
@@ -159,7 +166,9 @@ extension TypedDirectObservation {
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
         options == [.old, .new]
-            ? { entry, object, old, new, mutation, _ in deliver(entry, object, old, new, mutation, options: [.old, .new]) }
+            ? { entry, object, old, new, mutation, _ in
+                deliver(entry, object, old, new, mutation, options: [.old, .new])
+            }
             : { entry, object, old, new, mutation, _ in deliver(entry, object, old, new, mutation, options: nil) }
     }
 
@@ -179,16 +188,24 @@ extension TypedDirectObservation {
         let options = options ?? observation.options
         if let newValue {
             if let mutation {
-                observation.handler(root, options.change(
-                    old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false, keyPath: observation.keyPath, mutation: mutation))
+                observation.handler(
+                    root,
+                    options.change(
+                        old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
+                        keyPath: observation.keyPath, mutation: mutation))
             } else {
                 // A constant `nil` mutation: the change is built without retaining and releasing it.
-                observation.handler(root, options.change(
-                    old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false, keyPath: observation.keyPath))
+                observation.handler(
+                    root,
+                    options.change(
+                        old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
+                        keyPath: observation.keyPath))
             }
         } else {
-            observation.handler(root, options.change(
-                old: oldValue.read(as: Value.self), new: nil, isPrior: true, keyPath: observation.keyPath))
+            observation.handler(
+                root,
+                options.change(
+                    old: oldValue.read(as: Value.self), new: nil, isPrior: true, keyPath: observation.keyPath))
         }
     }
 }

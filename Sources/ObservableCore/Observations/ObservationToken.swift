@@ -55,7 +55,7 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     /// Ends the observation. Calling it again, or after the observed object died, does nothing.
     // The token's address is taken only to read its stored property (see `observation`): declared,
     // so that a token that does not escape its caller can still live on the caller's stack.
-    @_effects(notEscaping self)
+    @_effects(notEscapingself)
     public func cancel() {
         let observation = self.observation
         guard observation._withUnsafeGuaranteedRef({ $0.claimCancel() }) else { return }
@@ -68,7 +68,7 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     /// `true` until the observation is cancelled or its observed object is deallocated; `false` from
     /// the start when the key path reads no `@Observed` property (nothing could ever notify).
     public var isActive: Bool {
-        @_effects(notEscaping self)
+        @_effects(notEscapingself)
         get {
             observation._withUnsafeGuaranteedRef { $0.isActive }
         }

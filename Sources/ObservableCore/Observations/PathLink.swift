@@ -114,7 +114,9 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
                     // setter's new value possibly not the path's: then the path is evaluated.
                     let trusted = (stamp == ReadGate.unstamped || link.list.stamp == stamp) && !link.changesInFlight
                     if trusted {
-                        link.target._withUnsafeGuaranteedRef { link.leafDelivery($0, oldValue, newValue, link.wrap, link.wraps) }
+                        link.target._withUnsafeGuaranteedRef {
+                            link.leafDelivery($0, oldValue, newValue, link.wrap, link.wraps)
+                        }
                     } else {
                         link.dependent.dependencyDidChange(
                             from: ObjectIdentifier(link), stamp: stamp,
@@ -158,7 +160,8 @@ extension ObserverList {
     }
 
     /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.
-    func attach(_ dependent: PathObservationBase & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)? {
+    func attach(_ dependent: PathObservationBase & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)?
+    {
         let link = PathLink(list: self, dependent: dependent, leaf: leaf)
         return add(link) ? link : nil
     }

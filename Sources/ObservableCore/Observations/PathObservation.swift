@@ -43,9 +43,11 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// Whether the leaf link hears `willChange` (it does while changes are in flight).
     @exclusivity(unchecked) private var leafHearsWillChange = false
 
-    init(root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
-         onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery?,
-         handler: @escaping (Root, ObservedChange<Value>) -> Void) {
+    init(
+        root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
+        onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery?,
+        handler: @escaping (Root, ObservedChange<Value>) -> Void
+    ) {
         self.root = root
         self.keyPath = keyPath
         self.evaluate = evaluate
@@ -109,8 +111,10 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
 
     @inlinable
     func deliverLeaf(_ root: Root, _ old: BorrowedValue, _ new: BorrowedValue) {
-        handler(root, options.change(
-            old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath))
+        handler(
+            root,
+            options.change(
+                old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath))
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {
@@ -196,7 +200,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         let leaf = leafConversion(root, accesses)
         typealias Outcome = (
             oldBox: ValueBox?, stale: [any DependencyLink], dropped: [ValueBox],
-            unlinked: Bool, delivers: Bool)
+            unlinked: Bool, delivers: Bool
+        )
         let outcome = lock.withLock { () -> Outcome? in
             // A link detached since its `notify` began (by another thread) forwards nothing.
             var sourceList: ObjectIdentifier?
@@ -208,7 +213,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
             guard isActive else { return (oldBox, [], [], false, false) }
             let (stale, dropped) = relink(to: accesses, leaf: leaf)
             pendingDidChange(relinked: !stale.isEmpty)
-            let delivers = sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
+            let delivers =
+                sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
                 || pending.isEmpty
             return (oldBox, stale, dropped, links.isEmpty, delivers)
         }
@@ -225,9 +231,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
             oldValue = Self.value(from: leafOld)
         }
         if outcome.delivers {
-            deliver(root, ObservedChange(
-                kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
-                keyPath: keyPath, mutation: nil))
+            deliver(
+                root,
+                ObservedChange(
+                    kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil,
+                    isPrior: false,
+                    keyPath: keyPath, mutation: nil))
         }
         // No dependency left (a computed property that now reads no `@Observed` one): this change
         // was the last. Ended before the stale links, which own the observation, are released.
@@ -284,9 +293,11 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         to accesses: [TrackedAccess], leaf: LeafConversion?
     ) -> (stale: [any DependencyLink], dropped: [ValueBox]) {
         func deliversLeaf(_ index: Int) -> Bool { leaf != nil && index == accesses.count - 1 }
-        if links.count == accesses.count && zip(links, accesses).enumerated().allSatisfy({ index, pair in
-            pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)
-        }) {
+        if links.count == accesses.count
+            && zip(links, accesses).enumerated().allSatisfy({ index, pair in
+                pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)
+            })
+        {
             return ([], [])
         }
         var current = Dictionary(links.map { ($0.listID, $0) }, uniquingKeysWith: { first, _ in first })

@@ -42,7 +42,8 @@ final class KeyPathResolutions: @unchecked Sendable {
 
         /// The `recent` slot for this key, of `count`.
         func recentIndex(of count: Int) -> Int {
-            let keyPath = UInt(bitPattern: self.keyPath), rootType = UInt(bitPattern: self.rootType)
+            let keyPath = UInt(bitPattern: self.keyPath)
+            let rootType = UInt(bitPattern: self.rootType)
             return Int(truncatingIfNeeded: (keyPath >> 4) ^ (rootType >> 3)) & (count - 1)
         }
     }

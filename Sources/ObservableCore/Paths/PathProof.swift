@@ -38,7 +38,7 @@ enum PathProof {
         var key = ProofKey(keyPath: ObjectIdentifier(keyPath))
         for access in accesses {
             guard let property = access.keyPath,
-                  ObjectIdentifier(type(of: access.object)) == ObjectIdentifier(type(of: property).rootType)
+                ObjectIdentifier(type(of: access.object)) == ObjectIdentifier(type(of: property).rootType)
             else { return nil }
             key.append(ObjectIdentifier(property))
         }
@@ -61,8 +61,9 @@ enum PathProof {
         static let capacity = 4
         let keyPath: ObjectIdentifier
         private var count = 0
-        private var properties: (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?)
-            = (nil, nil, nil, nil)
+        private var properties: (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?) = (
+            nil, nil, nil, nil
+        )
 
         init(keyPath: ObjectIdentifier) {
             self.keyPath = keyPath
@@ -80,7 +81,8 @@ enum PathProof {
 
         static func == (a: ProofKey, b: ProofKey) -> Bool {
             a.keyPath == b.keyPath && a.count == b.count && a.properties.0 == b.properties.0
-                && a.properties.1 == b.properties.1 && a.properties.2 == b.properties.2 && a.properties.3 == b.properties.3
+                && a.properties.1 == b.properties.1 && a.properties.2 == b.properties.2
+                && a.properties.3 == b.properties.3
         }
 
         func hash(into hasher: inout Hasher) {
@@ -98,9 +100,11 @@ enum PathProof {
         let keyPaths: [AnyKeyPath]
     }
 
-    private static func prove(_ keyPath: AnyKeyPath, _ accesses: [TrackedAccess], valueType: Any.Type) -> LeafConversion? {
+    private static func prove(_ keyPath: AnyKeyPath, _ accesses: [TrackedAccess], valueType: Any.Type)
+        -> LeafConversion?
+    {
         guard var rebuilt = accesses.first?.keyPath, let last = accesses.last?.property,
-              let leafType = accesses.last?.keyPath.map({ type(of: $0).valueType })
+            let leafType = accesses.last?.keyPath.map({ type(of: $0).valueType })
         else { return nil }
         for access in accesses.dropFirst() {
             let next = wrappedType(of: type(of: rebuilt).valueType) != nil ? access.property?.chained : access.keyPath
@@ -108,7 +112,7 @@ enum PathProof {
             rebuilt = appended
         }
         guard type(of: rebuilt) == type(of: keyPath), rebuilt.hashValue == keyPath.hashValue,
-              withoutAddresses(rebuilt.debugDescription) == withoutAddresses(keyPath.debugDescription)
+            withoutAddresses(rebuilt.debugDescription) == withoutAddresses(keyPath.debugDescription)
         else { return nil }
         if same(valueType, leafType) { return LeafConversion(wrap: nil) }
         if let wrapped = wrappedType(of: valueType), same(wrapped, leafType) { return LeafConversion(wrap: last.wrap) }

@@ -24,7 +24,7 @@ struct ReflectedFields: Sendable {
     }
 
     /// One class's own fields.
-    private struct Level: @unchecked Sendable {   // immutable; a class object is immortal
+    private struct Level: @unchecked Sendable {  // immutable; a class object is immortal
         let type: AnyClass
         let fields: [String: Field]
     }
@@ -49,7 +49,8 @@ struct ReflectedFields: Sendable {
         let slot = levels[index].fields["_$" + key]!
         func property(_ level: Level, _ name: String) -> ObservedProperty? {
             level.fields[name].map {
-                ObservedProperty(slotOffset: slot.offset, storageName: name, storageType: $0.type, storageClass: level.type)
+                ObservedProperty(
+                    slotOffset: slot.offset, storageName: name, storageType: $0.type, storageClass: level.type)
             }
         }
         if let own = property(levels[index], "_" + key) { return own }
@@ -61,7 +62,7 @@ struct ReflectedFields: Sendable {
     }
 
     private static let lock = Lock()
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: ReflectedFields] = [:]   // guarded by `lock`
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: ReflectedFields] = [:]  // guarded by `lock`
 
     static func of(_ type: AnyClass) -> ReflectedFields {
         if let cached = lock.withLock({ cache[ObjectIdentifier(type)] }) { return cached }
@@ -69,7 +70,9 @@ struct ReflectedFields: Sendable {
         // all): this class's own are those past its superclass's count.
         let superclass = _getSuperclass(type).map(Self.of)
         var all: [(String, Field)] = []
-        _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0) /* .classType */) { name, offset, fieldType, _ in
+        let classType = _EachFieldOptions(rawValue: 1 << 0)  // `.classType`: `type` is a class
+        _forEachField(of: type, options: classType) {
+            name, offset, fieldType, _ in
             all.append((String(cString: name), Field(offset: offset, type: fieldType)))
             return true
         }

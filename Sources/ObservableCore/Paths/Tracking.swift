@@ -59,7 +59,7 @@ extension [TrackedAccess] {
     /// takes the path route, which evaluates the key path.)
     func directList(of root: AnyObject, _ keyPath: AnyKeyPath) -> ObserverList? {
         guard count == 1, self[0].object === root, self[0].keyPath == keyPath,
-              ObjectIdentifier(type(of: root)) == ObjectIdentifier(type(of: keyPath).rootType)
+            ObjectIdentifier(type(of: root)) == ObjectIdentifier(type(of: keyPath).rootType)
         else { return nil }
         return self[0].list
     }
@@ -91,7 +91,9 @@ final class TrackingFrame {
 
 enum Tracking {
     /// Evaluates `root[keyPath: keyPath]`, returning the value and the `@Observed` properties it read.
-    static func evaluate<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> (value: Value, accesses: [TrackedAccess]) {
+    static func evaluate<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> (
+        value: Value, accesses: [TrackedAccess]
+    ) {
         evaluate { root[keyPath: keyPath] }
     }
 

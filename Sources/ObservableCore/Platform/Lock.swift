@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

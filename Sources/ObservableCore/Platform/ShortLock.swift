@@ -30,7 +30,9 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
 
     @inline(__always)
     private func lock() {
-        if locked.compareExchange(expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+        if locked.compareExchange(
+            expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
+        ).exchanged {
             return
         }
         lockContended()
@@ -40,7 +42,10 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
     private func lockContended() {
         var backoff = Backoff()
         while locked.load(ordering: .relaxed)
-            || !locked.compareExchange(expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+            || !locked.compareExchange(
+                expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
+            ).exchanged
+        {
             backoff.pause()
         }
     }

@@ -17,7 +17,7 @@ struct UnretainedSlots<Object: AnyObject>: ~Copyable, @unchecked Sendable {
         precondition(count > 0 && count & (count - 1) == 0, "UnretainedSlots: count must be a power of two")
         self.count = count
         slots = .allocate(capacity: count)
-        for index in 0 ..< count { (slots + index).initialize(to: Atomic(nil)) }
+        for index in 0..<count { (slots + index).initialize(to: Atomic(nil)) }
     }
 
     deinit {

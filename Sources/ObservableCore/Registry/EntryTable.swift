@@ -38,10 +38,16 @@ struct EntryTable {
         (raw + Self.slotsOffset).assumingMemoryBound(to: Unmanaged<ListEntry>?.self)
     }
     /// Slots in use, holes included.
-    @inlinable var count: Int { get { header.pointee.count } nonmutating set { header.pointee.count = newValue } }
+    @inlinable var count: Int {
+        get { header.pointee.count }
+        nonmutating set { header.pointee.count = newValue }
+    }
     var capacity: Int { header.pointee.capacity }
     /// Entries counted as wanting `willChange` (see `ListEntry.countsForWillChange`).
-    @inlinable var willChangeCount: Int { get { header.pointee.willChangeCount } nonmutating set { header.pointee.willChangeCount = newValue } }
+    @inlinable var willChangeCount: Int {
+        get { header.pointee.willChangeCount }
+        nonmutating set { header.pointee.willChangeCount = newValue }
+    }
     /// The entries, for a set with `stamp`.
     @inlinable func run(stamp: Int) -> EntryRun { EntryRun(slots: UnsafePointer(slots), count: count, stamp: stamp) }
 
@@ -69,7 +75,7 @@ struct EntryTable {
     /// Moves the entries over the holes, telling each its new index.
     func compact() {
         var used = 0
-        for index in 0 ..< count {
+        for index in 0..<count {
             guard let entry = slots[index] else { continue }
             entry._withUnsafeGuaranteedRef { $0.index = used }
             slots[used] = entry
@@ -81,7 +87,7 @@ struct EntryTable {
     /// Empties the table and returns its entries, with its references to them.
     func takeAll() -> [Unmanaged<ListEntry>] {
         var taken: [Unmanaged<ListEntry>] = []
-        for index in 0 ..< count {
+        for index in 0..<count {
             if let entry = slots[index] { taken.append(entry) }
         }
         count = 0
@@ -92,7 +98,7 @@ struct EntryTable {
     /// The entries, each retained again (holes left out).
     func retainedEntries() -> ContiguousArray<Unmanaged<ListEntry>?> {
         var entries = ContiguousArray<Unmanaged<ListEntry>?>()
-        for index in 0 ..< count {
+        for index in 0..<count {
             if let entry = slots[index] { entries.append(entry.retain()) }
         }
         return entries
@@ -101,7 +107,7 @@ struct EntryTable {
     /// A new table with the same entries at the same places, each retained again.
     func copy(capacity: Int) -> EntryTable {
         let copy = EntryTable.allocate(capacity: capacity)
-        for index in 0 ..< count {
+        for index in 0..<count {
             (copy.slots + index).initialize(to: slots[index]?.retain())
         }
         copy.count = count
@@ -122,7 +128,7 @@ struct EntryTable {
     /// Frees the memory, and with it the table's references to its entries: never under a lock
     /// (a last release runs an entry's `deinit`, which runs user code).
     func destroy() {
-        for index in 0 ..< count { slots[index]?.release() }
+        for index in 0..<count { slots[index]?.release() }
         raw.deallocate()
     }
 

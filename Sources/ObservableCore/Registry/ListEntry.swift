@@ -45,7 +45,7 @@ class ListEntry: AnyObservation, @unchecked Sendable {
     /// Position in the owning list's table (`-1` when in none); guarded by that list's lock.
     final var index: Int {
         get { Int(storedIndex) }
-        set { storedIndex = Int32(newValue) }   // a table holds fewer than 2³¹ entries
+        set { storedIndex = Int32(newValue) }  // a table holds fewer than 2³¹ entries
     }
 
     /// Whether the entry wants `willChange` (before the store) as well as `didChange`.

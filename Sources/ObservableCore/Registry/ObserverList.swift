@@ -233,7 +233,7 @@ final class ObserverList: @unchecked Sendable {
     /// The registered entries of class `Entry` (or a subclass), in registration order.
     func entries<Entry: ListEntry>(of _: Entry.Type) -> [Entry] {
         lock.withLock {
-            (0 ..< table.count).compactMap { index in
+            (0..<table.count).compactMap { index in
                 table[index].flatMap { $0.takeUnretainedValue() as? Entry }
             }
         }

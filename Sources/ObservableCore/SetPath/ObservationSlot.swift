@@ -76,15 +76,19 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
-        access(erased: object, { keyPath() }, chained: { chained() }, wrap: { value, optional in
-            value.initializeOptional(at: optional, as: Value.self)
-        })
+        access(
+            erased: object, { keyPath() }, chained: { chained() },
+            wrap: { value, optional in
+                value.initializeOptional(at: optional, as: Value.self)
+            })
     }
 
     @usableFromInline
     @_effects(releasenone)
-    func access(erased object: AnyObject, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
-                 wrap: @escaping LeafWrap) {
+    func access(
+        erased object: AnyObject, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
+        wrap: @escaping LeafWrap
+    ) {
         guard let frame = TrackingFrame.current else { return }
         frame.record(object, observers(), keyPath(), property: TrackedProperty(chained: chained(), wrap: wrap))
     }
@@ -92,11 +96,17 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     // A noncopyable property type gets these instead, so that the build fails saying why. (The
     // getter's key path, which Swift refuses for a noncopyable type, adds the compiler's own error.)
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
-    public func willSet<Value: ~Copyable>(_ object: AnyObject, _ oldValue: borrowing Value) -> PendingChange<Int>? { nil }
+    public func willSet<Value: ~Copyable>(_ object: AnyObject, _ oldValue: borrowing Value) -> PendingChange<Int>? {
+        nil
+    }
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
-    public func didSet<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
+    public func didSet<Object: AnyObject, Value: ~Copyable, Change>(
+        _ object: Object, _ change: Change, _ newValue: borrowing Value
+    ) {}
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
-    public func didMutate<Object: AnyObject, Value: ~Copyable, Change>(_ object: Object, _ change: Change, _ newValue: borrowing Value) {}
+    public func didMutate<Object: AnyObject, Value: ~Copyable, Change>(
+        _ object: Object, _ change: Change, _ newValue: borrowing Value
+    ) {}
 
     /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it.
     /// Returns `nil` when nobody observes the property. Specialised in the caller's module.
@@ -117,7 +127,9 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     /// After an in-place mutation (`_modify`): for most values the same as `didSet`. The overloads
     /// below, chosen at compile time for collections, also say what the mutation did.
     @inlinable
-    public func didMutate<Object: AnyObject, Value>(_ object: Object, _ change: PendingChange<Value>?, _ newValue: Value) {
+    public func didMutate<Object: AnyObject, Value>(
+        _ object: Object, _ change: PendingChange<Value>?, _ newValue: Value
+    ) {
         didSet(object, change, newValue)
     }
 
@@ -233,7 +245,9 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     @inlinable
     public static func isDuplicate<Value: AnyObject & Equatable>(_ old: Value?, _ new: Value?) -> Bool { old == new }
 
-    @available(*, unavailable, message: "'@Observed(skipsEqualValues: true)' needs an Equatable value or a class reference")
+    @available(
+        *, unavailable, message: "'@Observed(skipsEqualValues: true)' needs an Equatable value or a class reference"
+    )
     public static func isDuplicate<Value>(_ old: Value, _ new: Value) -> Bool { false }
 }
 

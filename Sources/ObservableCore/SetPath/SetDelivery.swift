@@ -7,8 +7,9 @@ extension ObserverList {
     func snapshot() -> SetSnapshot? {
         if liveCount.load(ordering: .relaxed) == 0 { return nil }
         let (table, stamp) = beginRead()
-        return SetSnapshot(list: Unmanaged.passUnretained(self), run: table.run(stamp: stamp),
-                          notifiesWillChange: table.willChangeCount > 0)
+        return SetSnapshot(
+            list: Unmanaged.passUnretained(self), run: table.run(stamp: stamp),
+            notifiesWillChange: table.willChangeCount > 0)
     }
 }
 
@@ -16,7 +17,7 @@ extension ObserverList {
 extension EntryRun {
     @usableFromInline
     func deliverWillChange(_ object: AnyObject, _ oldValue: BorrowedValue) {
-        for index in 0 ..< count {
+        for index in 0..<count {
             slots[index]?._withUnsafeGuaranteedRef { entry in
                 if entry.wantsWillChange { entry.notify(entry, object, oldValue, nil, nil, stamp) }
             }

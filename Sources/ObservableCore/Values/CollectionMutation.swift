@@ -1,7 +1,7 @@
 /// What an in-place mutation of an `@Observed` collection did, found by comparing the old and the
 /// new value after the mutation (see `ObservationSlot.didMutate`).
 @usableFromInline
-final class CollectionMutation: @unchecked Sendable {   // immutable
+final class CollectionMutation: @unchecked Sendable {  // immutable
     @usableFromInline let kind: ObservedChangeKind
     @usableFromInline let indexes: RangeSet<Int>
 
@@ -16,17 +16,20 @@ final class CollectionMutation: @unchecked Sendable {   // immutable
     /// (several separate insertions, a mix), or changed nothing: that is reported as a setting.
     @inlinable
     convenience init?<C: RandomAccessCollection>(from old: C, to new: C, same: (C.Element, C.Element) -> Bool) {
-        let oldCount = old.count, newCount = new.count
+        let oldCount = old.count
+        let newCount = new.count
         // Common prefix, then common suffix not overlapping it.
         var prefix = 0
-        var oldIndex = old.startIndex, newIndex = new.startIndex
+        var oldIndex = old.startIndex
+        var newIndex = new.startIndex
         while prefix < oldCount, prefix < newCount, same(old[oldIndex], new[newIndex]) {
             prefix += 1
             old.formIndex(after: &oldIndex)
             new.formIndex(after: &newIndex)
         }
         var suffix = 0
-        var oldEnd = old.endIndex, newEnd = new.endIndex
+        var oldEnd = old.endIndex
+        var newEnd = new.endIndex
         while suffix < oldCount - prefix, suffix < newCount - prefix {
             old.formIndex(before: &oldEnd)
             new.formIndex(before: &newEnd)
@@ -34,14 +37,15 @@ final class CollectionMutation: @unchecked Sendable {   // immutable
             suffix += 1
         }
         if newCount > oldCount, prefix + suffix == oldCount {
-            self.init(kind: .insertion, indexes: RangeSet(prefix ..< newCount - suffix))
+            self.init(kind: .insertion, indexes: RangeSet(prefix..<newCount - suffix))
         } else if newCount < oldCount, prefix + suffix == newCount {
-            self.init(kind: .removal, indexes: RangeSet(prefix ..< oldCount - suffix))
+            self.init(kind: .removal, indexes: RangeSet(prefix..<oldCount - suffix))
         } else if newCount == oldCount, prefix < oldCount {
             var replaced = RangeSet<Int>()
-            var oldIndex = oldIndex, newIndex = newIndex
-            for offset in prefix ..< oldCount - suffix {
-                if !same(old[oldIndex], new[newIndex]) { replaced.insert(offset, within: 0 ..< oldCount) }
+            var oldIndex = oldIndex
+            var newIndex = newIndex
+            for offset in prefix..<oldCount - suffix {
+                if !same(old[oldIndex], new[newIndex]) { replaced.insert(offset, within: 0..<oldCount) }
                 old.formIndex(after: &oldIndex)
                 new.formIndex(after: &newIndex)
             }

@@ -16,7 +16,7 @@
 /// `KeyPathInterningTests` (a key path built at run time read from a stored change after everything
 /// else let it go) under AddressSanitizer in `.ci/run`.
 @usableFromInline
-struct InternedKeyPath: @unchecked Sendable {   // immutable; the object is immutable and immortal
+struct InternedKeyPath: @unchecked Sendable {  // immutable; the object is immutable and immortal
     @usableFromInline unowned(unsafe) let object: AnyKeyPath
 
     /// Interns `keyPath`: returns the table's equal key path, adding `keyPath` if there is none.
@@ -60,4 +60,5 @@ final class KeyPathTable: @unchecked Sendable {
             byHash[hash, default: []].append(keyPath)
         }
         return InternedKeyPath(interned: keyPath)
-    }}
+    }
+}

@@ -63,8 +63,10 @@ public struct ObservedChange<Value> {
 
     /// The library's own initialiser: passes the mutation's box along without re-boxing.
     @inlinable
-    init(kind: Kind, oldValue: Value?, newValue: Value?, isPrior: Bool, keyPath: InternedKeyPath,
-         mutation: CollectionMutation?) {
+    init(
+        kind: Kind, oldValue: Value?, newValue: Value?, isPrior: Bool, keyPath: InternedKeyPath,
+        mutation: CollectionMutation?
+    ) {
         self.kind = kind
         self.oldValue = oldValue
         self.newValue = newValue
@@ -81,7 +83,10 @@ extension ObservedChange: @unchecked Sendable where Value: Sendable {}
 extension ObservedChange: CustomStringConvertible {
     public var description: String {
         var parts = ["\(kind)"]
-        if let indexes { parts.append("indexes: \(indexes.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", "))") }
+        if let indexes {
+            parts.append(
+                "indexes: \(indexes.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", "))")
+        }
         if isPrior { parts.append("prior") }
         if let oldValue { parts.append("old: \(String(reflecting: oldValue))") }
         if let newValue { parts.append("new: \(String(reflecting: newValue))") }
