@@ -9,6 +9,11 @@ final class ProfileView {
     func nameDidChange(_ person: Person, _ change: ObservedChange<String>) {
         log.append("action \(change.newValue!)")
     }
+
+    func personDidChange(_ person: Person, _ change: ObservedChange<Any>) {
+        let name = change.keyPath == \Person.name ? "name" : change.keyPath == \Person.age ? "age" : "other"
+        log.append("\(name) \(String(describing: change.oldValue!)) -> \(String(describing: change.newValue!))")
+    }
 }
 
 /// An object that observes itself through its own controller.
@@ -93,6 +98,23 @@ struct ObservationControllerTests {
         person.name = "Bob"
         person.name = "Cid"
         #expect(view.log == ["action Bob", "action Cid"])
+    }
+
+    @Test("a method of the observer as the callback for several key paths, each change in order")
+    func actionForSeveralKeyPaths() {
+        let view = ProfileView()
+        let person = Person(name: "Ann")
+        view.observations.observe(person, keyPaths: [\.name, \.age], action: ProfileView.personDidChange)
+        person.age = 3
+        person.name = "Bob"
+        person.age = 4
+        #expect(view.log == ["age 0 -> 3", "name Ann -> Bob", "age 3 -> 4"])
+        #expect(view.observations.isObserving(person, \Person.name))
+        #expect(view.observations.isObserving(person, \Person.age))
+        view.observations.unobserve(person, \Person.age)
+        person.age = 5
+        person.name = "Cid"
+        #expect(view.log == ["age 0 -> 3", "name Ann -> Bob", "age 3 -> 4", "name Bob -> Cid"])
     }
 
     @Test("nested key paths follow their intermediate objects")

@@ -154,6 +154,29 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
+    /// Observes several key paths of `object`, calling one method of the observer: KVOController's
+    /// target-action for several key paths. `change.keyPath` says which changed.
+    ///
+    /// ```swift
+    /// final class ProfileView {
+    ///     lazy var observations = ObservationController(observer: self)
+    ///     func bind(_ person: Person) {
+    ///         observations.observe(person, keyPaths: [\.name, \.age], action: ProfileView.personDidChange)
+    ///     }
+    ///     func personDidChange(_ person: Person, _ change: ObservedChange<Any>) { … }
+    /// }
+    /// ```
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPaths: [PartialKeyPath<Object>],
+        options: ObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, ObservedChange<Any>) -> Void
+    ) {
+        observe(object, keyPaths: keyPaths, options: options) { observer, object, change in
+            action(observer)(object, change)
+        }
+    }
+
     /// Ends the observation of `keyPath` on `object`, if there is one.
     public func unobserve<Object: KeyValueObservable>(_ object: Object, _ keyPath: PartialKeyPath<Object>) {
         let id = ObjectIdentifier(object)
