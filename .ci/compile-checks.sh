@@ -16,16 +16,14 @@ for file in Tests/CompileChecks/*.swift; do
         fi
     else
         if [ "$status" -eq 0 ]; then echo "FAIL $file: expected the build to fail"; failed=1; ok=0; fi
-        while IFS= read -r expected; do
-            if ! grep 'error:' <<<"$output" | grep -qF -- "$expected"; then
-                echo "FAIL $file: no error containing: $expected"; echo "$output" | grep 'error:' | sort -u; failed=1; ok=0
-            fi
-        done < <(sed -n 's|^// expect-error: ||p' "$file")
-        while IFS= read -r expected; do
-            if ! grep 'note:' <<<"$output" | grep -qF -- "$expected"; then
-                echo "FAIL $file: no note containing: $expected"; echo "$output" | grep 'note:' | sort -u; failed=1; ok=0
-            fi
-        done < <(sed -n 's|^// expect-note: ||p' "$file")
+        for kind in error note; do
+            while IFS= read -r expected; do
+                if ! grep "$kind:" <<<"$output" | grep -qF -- "$expected"; then
+                    echo "FAIL $file: no $kind containing: $expected"; echo "$output" | grep "$kind:" | sort -u
+                    failed=1; ok=0
+                fi
+            done < <(sed -n "s|^// expect-$kind: ||p" "$file")
+        done
         grep -q '^// expect-error: ' "$file" || { echo "FAIL $file: no expectation in its header"; failed=1; ok=0; }
     fi
     if [ "$ok" -eq 1 ]; then echo "ok   $file"; fi

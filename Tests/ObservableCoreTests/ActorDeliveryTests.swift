@@ -28,11 +28,13 @@ private func setOnAnotherThread(_ meter: Meter, _ values: [Int]) {
     runConcurrently([{ for value in values { meter.level = value } }])
 }
 
-/// Waits, letting the main actor run its jobs, until `condition` holds or two seconds have passed.
-@MainActor
-private func waitUntil(_ condition: () -> Bool) async throws {
+/// Waits, on the caller's actor and letting it run its jobs meanwhile, until `condition` holds or two
+/// seconds have passed.
+private func waitUntil(
+    isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
+) async throws {
     let deadline = ContinuousClock.now + .seconds(2)
-    while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+    while await !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
 }
 
 @Suite("Delivery on the observer's actor")
@@ -285,10 +287,7 @@ struct OtherActorDeliveryTests {
         #expect(await gauge.levels == [0])
         #expect(await gauge.set(meter, to: 1) == [0, 1])
         setOnAnotherThread(meter, Array(2...100))
-        let deadline = ContinuousClock.now + .seconds(2)
-        while await gauge.levels.count < 100 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        try await waitUntil { await gauge.levels.count == 100 }
         #expect(await gauge.levels == Array(0...100))
         await gauge.stop()
         meter.level = 101

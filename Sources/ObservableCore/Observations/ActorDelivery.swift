@@ -69,8 +69,8 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
     enum Delivery {
         case none
         case here
-        case immediately(Job)
-        case later(Job)
+        /// Start `job`: `immediately` runs it at once if the caller is on the actor.
+        case start(Job, immediately: Bool)
     }
 
     /// The source's handler: queues `change` and delivers it now if the caller is on the actor.
@@ -88,11 +88,11 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
             case true?:
                 return .here
             case nil where Self.canRunImmediately:
-                return .immediately(job)
+                return .start(job, immediately: true)
             default:
                 if isJobScheduled { return .none }
                 isJobScheduled = true
-                return .later(job)
+                return .start(job, immediately: false)
             }
         }
         switch delivery {
@@ -100,11 +100,8 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
             break
         case .here:
             drain()
-        case .immediately(let job):
-            Self.runImmediately(job)
-        case .later(let job):
-            nonisolated(unsafe) let job = job  // It holds only this `Sendable` observation.
-            Task(operation: job)
+        case .start(let job, let immediately):
+            Self.start(job, immediately: immediately)
         }
     }
 
@@ -118,16 +115,18 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
         return false
     }
 
+    /// Starts `job` as a task on its actor; `immediately`, where `Task.immediate` exists, runs it at
+    /// once when the caller is on that actor.
     @inlinable
-    static func runImmediately(_ job: @escaping Job) {
+    static func start(_ job: @escaping Job, immediately: Bool) {
+        nonisolated(unsafe) let job = job  // It holds only this `Sendable` observation.
         #if compiler(>=6.2)
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            nonisolated(unsafe) let job = job  // It holds only this `Sendable` observation.
+        if immediately, #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             Task.immediate(operation: job)
             return
         }
         #endif
-        preconditionFailure("runImmediately without Task.immediate")
+        Task(operation: job)
     }
 
     /// Delivers the queued changes in order, on the actor, until none is left; a change queued
@@ -165,35 +164,34 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
     /// queued before are delivered.
     @usableFromInline
     func sourceDidEnd() {
-        lock.withLock { sourceHasEnded = true }
-        endIfDrained()
+        endIfDrained(sourceHasEnded: true)
     }
 
+    /// Ends the observation if its source has ended and nothing is left to deliver.
     @usableFromInline
-    func endIfDrained() {
-        let isDrained = lock.withLock { sourceHasEnded && queued.isEmpty && !isDraining }
+    func endIfDrained(sourceHasEnded hasEnded: Bool = false) {
+        let isDrained = lock.withLock { () -> Bool in
+            if hasEnded { sourceHasEnded = true }
+            return sourceHasEnded && queued.isEmpty && !isDraining
+        }
         if isDrained, claimEnd() { releaseJob() }
     }
 
     override func didCancel() {
         var dropped: [ObservedChange<Value>] = []
-        let source = lock.withLock { () -> ObservationToken? in
+        let (source, job) = lock.withLock { () -> (ObservationToken?, Job?) in
             swap(&dropped, &queued)
-            return self.source
+            return (self.source, self.job.take())
         }
         source?.cancel()
-        releaseJob()
-        // The dropped changes go here, after the lock: their values' `deinit`s are user code.
-        withExtendedLifetime(dropped) {}
+        // The dropped changes and the job go here, after the lock: their `deinit`s may be user code.
+        withExtendedLifetime((dropped, job)) {}
     }
 
     /// Drops `job` once the observation has ended: the reference it holds to this observation goes.
     @usableFromInline
     func releaseJob() {
-        let job = lock.withLock { () -> Job? in
-            defer { self.job = nil }
-            return self.job
-        }
+        let job = lock.withLock { self.job.take() }
         withExtendedLifetime(job) {}
     }
 }
