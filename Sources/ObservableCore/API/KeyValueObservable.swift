@@ -85,4 +85,44 @@ extension KeyValueObservable {
         // Inlinable so that the notify functions are specialised here, for the concrete Self and Value.
         ObservationToken(Registration.register(self, keyPath, options: options, handler: handler))
     }
+
+    /// Observes the value at `keyPath` as ``observe(_:options:_:)`` does, and is told when `self` is
+    /// deallocated: the end of the observation, as RxSwift's `observeWeakly` completes and SE-0506's
+    /// tracking sends `.deinit`.
+    ///
+    /// `onObservedDeallocated` is called at most once: after the last change (no set can run while
+    /// `self` is being deallocated, so no change follows it), on the thread that released `self`,
+    /// during its deinitialisation. It is never called after the token's `cancel()` has returned (a
+    /// cancelled observation has no end to report), nor when the observation was never active (a key
+    /// path that reads no `@Observed` property). The object is gone by then, so the closure gets
+    /// nothing; capture its identity beforehand if it must say which one ended.
+    ///
+    /// ```swift
+    /// let token = person.observe(\.name) { _, change in
+    ///     print("name:", change.newValue!)
+    /// } onObservedDeallocated: {
+    ///     print("person is gone")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keyPath: What to observe, rooted at this object.
+    ///   - options: What each ``ObservedChange`` carries and when it is sent; `[.old, .new]` by default.
+    ///   - handler: Called with this object and the change.
+    ///   - onObservedDeallocated: Called once when this object is deallocated while observed.
+    /// - Returns: The token that keeps the observation alive.
+    @inlinable
+    public func observe<Value>(
+        _ keyPath: KeyPath<Self, Value>,
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Self, ObservedChange<Value>) -> Void,
+        onObservedDeallocated: @escaping () -> Void
+    ) -> ObservationToken {
+        // Called on the thread that releases `self`, as `handler` is called on the setting thread:
+        // neither is `@Sendable`, as for `NSObject.observe`.
+        nonisolated(unsafe) let ended = onObservedDeallocated
+        return ObservationToken(
+            Registration.register(
+                self, keyPath, options: options, onObservedDeallocated: { ended() }, handler: handler))
+    }
 }
