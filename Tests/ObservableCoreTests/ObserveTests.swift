@@ -6,23 +6,20 @@ struct ObserveTests {
     @Test("old and new values are delivered after each set, synchronously")
     func oldAndNew() {
         let person = Person(name: "Ann")
-        var seen: [Seen<String>] = []
-        let token = person.observe(\.name, options: [.old, .new]) { _, change in seen.append(.from(change)) }
+        let recorder = ObservationRecorder(person, \.name, options: [.old, .new])
         person.name = "Bob"
-        #expect(seen == [Seen(phase: "post", old: "Ann", new: "Bob")])
+        #expect(recorder.changes == [.setting(\.name, old: "Ann", new: "Bob")])
         person.name = "Cid"
-        #expect(seen == [Seen(phase: "post", old: "Ann", new: "Bob"), Seen(phase: "post", old: "Bob", new: "Cid")])
-        withExtendedLifetime(token) {}
+        #expect(
+            recorder.changes == [.setting(\.name, old: "Ann", new: "Bob"), .setting(\.name, old: "Bob", new: "Cid")])
     }
 
     @Test("the default options deliver old and new")
     func defaultOptions() {
         let person = Person(name: "Ann")
-        var seen: [Seen<String>] = []
-        let token = person.observe(\.name) { _, change in seen.append(.from(change)) }
+        let recorder = ObservationRecorder(person, \.name)
         person.name = "Bob"
-        #expect(seen == [Seen(phase: "post", old: "Ann", new: "Bob")])
-        withExtendedLifetime(token) {}
+        #expect(recorder.changes == [.setting(\.name, old: "Ann", new: "Bob")])
     }
 
     @Test("Cocoa's order: .initial from inside observe, then prior (old only), then post (old and new)")
@@ -143,18 +140,16 @@ struct ObserveTests {
     @Test("in-place mutation (_modify) notifies once with the whole old and new value")
     func inPlaceMutation() {
         let person = Person()
-        var seen: [Seen<[String]>] = []
-        let token = person.observe(\.tags) { _, change in seen.append(.from(change)) }
+        let recorder = ObservationRecorder(person, \.tags)
         person.tags.append("a")
         person.tags.append("b")
         person.tags[0] = "z"
         #expect(
-            seen == [
-                Seen(phase: "post", old: [], new: ["a"]),
-                Seen(phase: "post", old: ["a"], new: ["a", "b"]),
-                Seen(phase: "post", old: ["a", "b"], new: ["z", "b"]),
+            recorder.changes == [
+                .insertion(\.tags, at: 0, old: [], new: ["a"]),
+                .insertion(\.tags, at: 1, old: ["a"], new: ["a", "b"]),
+                .replacement(\.tags, at: 0, old: ["a", "b"], new: ["z", "b"]),
             ])
-        withExtendedLifetime(token) {}
     }
 
     @Test("several observers of one property are notified in registration order")
@@ -192,17 +187,14 @@ struct ObserveTests {
     @Test("observations of different properties do not cross")
     func propertiesAreSeparate() {
         let person = Person()
-        var names = 0
-        var ages = 0
-        let tokens = [
-            person.observe(\.name) { _, _ in names += 1 },
-            person.observe(\.age) { _, _ in ages += 1 },
-        ]
+        let recorder = ObservationRecorder(person, \.name, \.age)
         person.age = 1
         person.age = 2
         person.name = "x"
-        #expect(names == 1 && ages == 2)
-        withExtendedLifetime(tokens) {}
+        #expect(
+            recorder.changes == [
+                .setting(\.age, old: 0, new: 1), .setting(\.age, old: 1, new: 2), .setting(\.name, old: "", new: "x"),
+            ])
     }
 
     @Test("instances are separate: observing one never hears another")

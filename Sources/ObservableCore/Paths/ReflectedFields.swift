@@ -61,6 +61,16 @@ struct ReflectedFields: Sendable {
         return nil
     }
 
+    /// The name of the `@Observed` property whose slot is at `offset` (its field `_$name`).
+    func slotName(atOffset offset: Int) -> String? {
+        for level in levels {
+            for (name, field) in level.fields where field.offset == offset && name.hasPrefix("_$") {
+                return String(name.dropFirst(2))
+            }
+        }
+        return nil
+    }
+
     private static let lock = Lock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: ReflectedFields] = [:]  // guarded by `lock`
 

@@ -1,0 +1,16 @@
+/// A key path as its user wrote it, for the library's descriptions.
+///
+/// The runtime describes an `@Observed` property's component as `<computed 0x… (Type)>` where it
+/// cannot find the accessor's symbol (on Linux): the macro makes every `@Observed` property
+/// computed. A key path learnt to be exactly one `@Observed` property of a class is named after
+/// its slot (`_$name`) instead; any other is the runtime's description.
+enum KeyPathDescription {
+    static func of(_ keyPath: AnyKeyPath, rootType: AnyClass) -> String {
+        if let offset = KeyPathResolutions.shared.resolve(keyPath, rootType: rootType).slotOffset,
+            let name = ReflectedFields.of(rootType).slotName(atOffset: offset)
+        {
+            return "\\\(rootType).\(name)"
+        }
+        return String(describing: keyPath)
+    }
+}
