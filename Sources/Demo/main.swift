@@ -379,6 +379,29 @@ func tour() {
     say("the display showed, in order, on its actor: \(shown.joined(separator: ", "))")
     waitFor { await display.stop() }
 
+    section("In your tests: record the changes, assert them in one line")
+    let tested = Person(name: "")
+    let recorder = ObservationRecorder(tested, \.name, \.age)
+    tested.name = "Kim"
+    tested.age = 30
+    let expected: [RecordedChange<Person>] = [
+        .setting(\.name, old: "", new: "Kim"),
+        .setting(\.age, old: 0, new: 30),
+    ]
+    say("recorded: \(recorder.changes)")
+    say(
+        "recorder.changes == expected: \(recorder.changes == expected)  (in a test: #expect(recorder.changes == [...]))"
+    )
+    var leaving: Person? = Person(name: "")
+    let endToken = leaving!.observe(\.name) { _, change in
+        say("leaving's name: \(show(change.newValue))")
+    } onObservedDeallocated: {
+        say("the observed person was deallocated: its observation ended, after its last change")
+    }
+    leaving!.name = "Lee"
+    leaving = nil  // the token lives on; the observation ends with the object
+    say("the token is active: \(endToken.isActive)")
+
     print("\nThe end. Next: read README.md, then run `swift test`.")
 }
 

@@ -77,6 +77,63 @@ struct ChangesSequenceTests {
         #expect(await iterator.next()?.newValue == 6)
     }
 
+    @Test("coalescing: a computed property with .bufferingNewest(1) gives one element per burst of changes it reads")
+    func coalescesBursts() async {
+        weak var released: Person?
+        var iterator: ObservedChangeSequence<Person, String>.Iterator
+        do {
+            let person = Person(name: "Ann")
+            released = person
+            iterator = person.changes(of: \.summary, bufferingPolicy: .bufferingNewest(1)).makeAsyncIterator()
+            person.name = "Bo"
+            person.age = 1
+            person.age = 2
+            #expect(await iterator.next()?.newValue == "Bo (2)")
+            person.age = 3
+            person.name = "Cy"
+            #expect(await iterator.next()?.newValue == "Cy (3)")
+            person.age = 4
+        }
+        #expect(released == nil)
+        #expect(await iterator.next()?.newValue == "Cy (4)")
+        #expect(await iterator.next() == nil)  // nothing else was kept of either burst
+    }
+
+    @Test("coalescing on one actor, the consumer waiting: at most two elements per burst, the last one current")
+    @MainActor
+    func coalescesBurstsWhileWaiting() async {
+        nonisolated(unsafe) let person = Person(name: "P")
+        let (bursts, burstSeen) = AsyncStream.makeStream(of: [String].self)
+        // The consumer and the bursts share the main actor, as a view model and its UI do: a burst runs
+        // to its end before the consumer runs again.
+        let consumer = Task { @MainActor in
+            var burst: [String] = []
+            let changes = person.changes(
+                of: \.summary, options: [.initial, .new], bufferingPolicy: .bufferingNewest(1))
+            for await change in changes {
+                guard change.newValue != "P (0)" else {
+                    burstSeen.yield([])  // the initial value: observing from here on
+                    continue
+                }
+                burst.append(change.newValue!)
+                if change.newValue!.hasSuffix("5)") {
+                    burstSeen.yield(burst)
+                    burst = []
+                }
+            }
+        }
+        var seen = bursts.makeAsyncIterator()
+        _ = await seen.next()
+        for burst in 1...100 {
+            for step in 1...5 { person.age = burst * 10 + step }
+            let elements = await seen.next() ?? []
+            #expect((1...2).contains(elements.count), "burst \(burst): \(elements)")
+            #expect(elements.last == "P (\(burst * 10 + 5))")
+        }
+        consumer.cancel()
+        await consumer.value
+    }
+
     @Test("for await over the sequence, leaving the loop with break")
     func forAwait() async {
         nonisolated(unsafe) let person = Person(name: "A")

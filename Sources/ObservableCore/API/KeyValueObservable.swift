@@ -94,7 +94,9 @@ extension KeyValueObservable {
     /// `self` is being deallocated, so no change follows it), on the thread that released `self`,
     /// during its deinitialisation. It is never called after the token's `cancel()` has returned (a
     /// cancelled observation has no end to report), nor when the observation was never active (a key
-    /// path that reads no `@Observed` property). The object is gone by then, so the closure gets
+    /// path that reads no `@Observed` property). So keep the token where the end should be heard: a
+    /// token released together with the object (locals of one scope) may cancel first, and then
+    /// there is no end to report. The object is gone by then, so the closure gets
     /// nothing; capture its identity beforehand if it must say which one ended.
     ///
     /// ```swift

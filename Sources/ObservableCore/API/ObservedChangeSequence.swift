@@ -23,6 +23,16 @@ extension KeyValueObservable {
     /// `.bufferingNewest(1)` keeps only the latest (a consumer that only needs the current state),
     /// `.bufferingOldest(n)` drops changes once `n` are waiting.
     ///
+    /// Coalescing: observe a computed property that reads everything to follow, with
+    /// `.bufferingNewest(1)`. A burst of changes made while the loop is busy is one element, the
+    /// newest; a loop already waiting is resumed by the burst's first change, and the newest follows.
+    ///
+    /// ```swift
+    /// for await change in person.changes(of: \.summary, bufferingPolicy: .bufferingNewest(1)) {
+    ///     render(change.newValue!)
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - keyPath: What to observe, rooted at this object.
     ///   - options: What each change carries; `[.new]` by default. `.prior` adds an element before
