@@ -20,7 +20,10 @@ def strip(source):
     source = re.sub(r'"""(?:.|\n)*?"""', '""', source)
     source = re.sub(r'//.*', '', source)
     source = re.sub(r'/\*(?:.|\n)*?\*/', '', source)
-    return re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', source)
+    # A string's interpolations are code: keep them (with one level of nested parentheses).
+    interpolation = re.compile(r'\\\(((?:[^()]|\([^()]*\))*)\)')
+    return re.sub(r'"(?:[^"\\\n]|\\.)*"',
+                  lambda m: '"" ' + ' '.join(interpolation.findall(m.group(0))), source)
 
 
 def main():

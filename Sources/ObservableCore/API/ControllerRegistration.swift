@@ -6,8 +6,14 @@ import Synchronization
 final class ControllerRegistration: @unchecked Sendable {
     private let active = Atomic<Bool>(true)
     private let lock = Lock()
+    /// The observation's options, for the controller's description.
+    let options: ObservationOptions
     /// Guarded by `lock`.
     private var token: ObservationToken?
+
+    init(options: ObservationOptions) {
+        self.options = options
+    }
 
     @usableFromInline
     var isActive: Bool { active.load(ordering: .acquiring) }

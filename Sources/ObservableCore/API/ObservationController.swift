@@ -98,13 +98,14 @@ public final class ObservationController<Observer: AnyObject> {
         _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
     ) {
         // Inlinable so that the gate and the notify function are specialised for Object and Value.
-        register(object, keyPath) { registration, observerReference, onDeallocated in
+        register(object, keyPath, options: options) { registration, observerReference, onDeallocated in
             let gated: (Object, ObservedChange<Value>) -> Void = { object, change in
                 guard registration.isActive, let observer = observerReference.value else { return }
                 handler(observer, object, change)
             }
             return Registration.register(
-                object, keyPath, options: options, onObservedDeallocated: onDeallocated, handler: gated)
+                object, keyPath, options: options, origin: .controller, onObservedDeallocated: onDeallocated,
+                handler: gated)
         }
     }
 
@@ -230,6 +231,20 @@ public final class ObservationController<Observer: AnyObject> {
 
     // MARK: Machinery
 
+    /// The live observations, by observed object in the order they were first observed, for the
+    /// description.
+    func liveObservations() -> [(object: AnyObject, observed: [(keyPath: AnyKeyPath, options: ObservationOptions)])] {
+        lock.withLock {
+            var live: [(object: AnyObject, observed: [(keyPath: AnyKeyPath, options: ObservationOptions)])] = []
+            for entry in entries.values.sorted(by: { $0.id < $1.id }) {
+                guard let object = entry.object else { continue }
+                let observed = entry.registrations.filter { $0.value.isObserving }.map { ($0.key, $0.value.options) }
+                if !observed.isEmpty { live.append((object, observed)) }
+            }
+            return live
+        }
+    }
+
     /// Records a registration for (object, keyPath) in the table *before* starting the observation,
     /// so that `unobserve` from inside the `.initial` callback (which runs within `start`) finds it;
     /// KVOController needed a state machine for the same case.
@@ -237,9 +252,10 @@ public final class ObservationController<Observer: AnyObject> {
     func register<Object: AnyObject>(
         _ object: Object,
         _ keyPath: AnyKeyPath,
+        options: ObservationOptions,
         start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> AnyObservation
     ) {
-        let registration = ControllerRegistration()
+        let registration = ControllerRegistration(options: options)
         let id = ObjectIdentifier(object)
         let (entryID, replaced) = lock.withLock { () -> (Int, [ControllerRegistration]) in
             var replaced: [ControllerRegistration] = []
@@ -308,7 +324,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
     ) {
         // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
         let root = unsafeDowncast(object, to: Root.self)
-        controller.register(root, self) { registration, observerReference, onDeallocated in
+        controller.register(root, self, options: options) { registration, observerReference, onDeallocated in
             let gated: (Root, ObservedChange<Value>) -> Void = { root, change in
                 guard registration.isActive, let observer = observerReference.value else { return }
                 handler(
@@ -322,7 +338,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                         mutation: change.mutation))
             }
             return Registration.register(
-                root, self, options: options, onObservedDeallocated: onDeallocated, handler: gated)
+                root, self, options: options, origin: .controller, onObservedDeallocated: onDeallocated, handler: gated)
         }
     }
 }

@@ -75,7 +75,8 @@ public struct ObservedChangeSequence<Root: KeyValueObservable, Value: Sendable>:
         if let root {
             let handler: (Root, Element) -> Void = { _, change in producer.yield(change) }
             let observation = Registration.register(
-                root, keyPath, options: options, onObservedDeallocated: { producer.finish() }, handler: handler)
+                root, keyPath, options: options, origin: .sequence, onObservedDeallocated: { producer.finish() },
+                handler: handler)
             let token = ObservationToken(observation)
             continuation.onTermination = { _ in token.cancel() }
             // Inactive from the start: the path reads no @Observed property, or the object is going.

@@ -59,7 +59,7 @@ extension KeyValueObservable {
         }
         let delivery = ActorDelivery.make(isolation: isolation, handler: handler)
         let source = Registration.register(
-            self, keyPath, options: options, onObservedDeallocated: { delivery.sourceDidEnd() },
+            self, keyPath, options: options, origin: .actor, onObservedDeallocated: { delivery.sourceDidEnd() },
             handler: { _, change in delivery.enqueue(change) })
         delivery.attach(ObservationToken(source), sourceIsActive: source.isActive)
         return ObservationToken(delivery)

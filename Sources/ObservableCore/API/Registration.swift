@@ -13,19 +13,20 @@ enum Registration {
     /// built here and registered there. Otherwise `resolve` evaluates the key path with tracking.
     @inlinable
     static func register<Root: AnyObject, Value>(
-        _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions,
+        _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions, origin: ObservationOrigin = .token,
         onObservedDeallocated: DeallocationHook? = nil, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> AnyObservation {
         let (interned, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
         let notify = TypedDirectObservation<Root, Value>.notifyFunction(options: options)
         guard let slotOffset else {
             return resolve(
-                root, keyPath, interned, options: options, onObservedDeallocated: onObservedDeallocated,
+                root, keyPath, interned, options: options, origin: origin, onObservedDeallocated: onObservedDeallocated,
                 handler: handler, notify: notify, leafDelivery: PathObservation<Root, Value>.leafDeliveryFunction)
         }
         let observation = DirectObservation.make(
             options: options, keyPath: interned, onObservedDeallocated: onObservedDeallocated, handler: handler,
             notify: notify)
+        if origin != .token { observation.origin = origin }
         register(observation, atSlot: slotOffset, of: root)
         if options.contains(.initial), observation.isActive {
             deliverInitial(of: root, at: keyPath, options: options, keyPath: interned, handler)
@@ -48,7 +49,8 @@ enum Registration {
     @usableFromInline
     static func resolve<Root: AnyObject, Value>(
         _ root: Root, _ typedKeyPath: KeyPath<Root, Value>, _ keyPath: InternedKeyPath, options: ObservationOptions,
-        onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void,
+        origin: ObservationOrigin, onObservedDeallocated: DeallocationHook?,
+        handler: @escaping (Root, ObservedChange<Value>) -> Void,
         notify: @escaping EntryNotification, leafDelivery: @escaping LeafDelivery
     ) -> AnyObservation {
         if keyPath.forceUnwraps {
@@ -62,6 +64,7 @@ enum Registration {
             let observation = DirectObservation.make(
                 options: options, keyPath: keyPath, onObservedDeallocated: onObservedDeallocated,
                 handler: handler, notify: notify)
+            observation.origin = origin
             withExtendedLifetime(list) { observation.register(in: Unmanaged.passUnretained(list)) }
             if options.contains(.initial), observation.isActive {
                 deliverInitial(value, of: root, options: options, keyPath: keyPath, handler)
@@ -71,7 +74,7 @@ enum Registration {
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(typedKeyPath) }
         return observePath(
             root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] }, evaluated: (value, accesses),
-            options: options,
+            options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
     }
 
@@ -112,12 +115,13 @@ enum Registration {
     static func observePath<Root: AnyObject, Value>(
         _ root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value,
         evaluated: (value: Value, accesses: [TrackedAccess]), options: ObservationOptions,
-        onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery? = nil,
+        origin: ObservationOrigin = .token, onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery? = nil,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> PathObservation<Root, Value> {
         let observation = PathObservation(
             root: root, keyPath: keyPath, evaluate: evaluate, options: options,
             onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
+        observation.origin = origin
         observation.register(evaluated.accesses)
         if options.contains(.initial) { observation.deliverInitial(root, evaluated.value) }
         observation.endIfUnlinked()

@@ -40,6 +40,10 @@ class DirectObservation: ListEntry, @unchecked Sendable {
         _ = claimEnd()
     }
 
+    override func summary() -> ObservationSummary? {
+        ObservationSummary(keyPath: keyPath.object, options: options, origin: origin, isPath: false, root: nil)
+    }
+
     deinit {
         list?.release()
     }

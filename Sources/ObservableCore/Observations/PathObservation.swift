@@ -125,6 +125,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         detachAll()
     }
 
+    override func summary() -> ObservationSummary? {
+        ObservationSummary(
+            keyPath: keyPath.object, options: options, origin: origin, isPath: true,
+            root: root.map { (ObjectIdentifier($0), type(of: $0)) })
+    }
+
     /// Ends the observation because its root was deallocated.
     private func endForDeallocatedRoot() {
         if end() { onObservedDeallocated?() }

@@ -26,6 +26,11 @@ class AnyObservation: @unchecked Sendable {
 
     @inlinable static var cancelling: UInt8 { 2 }
 
+    /// Which API made the observation, for descriptions only. Set before the observation is
+    /// registered (published), never after. One byte, beside `state`.
+    @usableFromInline
+    final var origin = ObservationOrigin.token
+
     @usableFromInline
     init() {
         self.state = Atomic(1)
@@ -87,6 +92,10 @@ class AnyObservation: @unchecked Sendable {
 
     /// Undoes the registration after `finishCancel` ended the observation. Overridden.
     func didCancel() {}
+
+    /// What the observation observes, for descriptions; `nil` for one that describes nothing.
+    /// Overridden.
+    func summary() -> ObservationSummary? { nil }
 }
 
 /// Told once when an observation ends because its observed object was deallocated (never when it

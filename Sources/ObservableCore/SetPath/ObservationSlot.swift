@@ -215,6 +215,11 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         unretainedObservers().takeUnretainedValue()
     }
 
+    /// The list if the property has been observed on this instance, without creating one.
+    func existingObservers() -> ObserverList? {
+        list.load(ordering: .acquiring)?.takeUnretainedValue()
+    }
+
     /// The list, created on first use, unretained: the slot owns it while its instance lives.
     func unretainedObservers() -> Unmanaged<ObserverList> {
         if let existing = list.load(ordering: .acquiring) { return existing }

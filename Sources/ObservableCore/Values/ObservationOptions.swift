@@ -26,3 +26,13 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
     /// Also notify before each store, with `isPrior == true`.
     @inlinable public static var prior: ObservationOptions { ObservationOptions(rawValue: 1 << 3) }
 }
+
+extension ObservationOptions: CustomStringConvertible {
+    /// The options as they are written: `[.initial, .new]`.
+    public var description: String {
+        let names: [(ObservationOptions, String)] = [
+            (.initial, ".initial"), (.old, ".old"), (.new, ".new"), (.prior, ".prior"),
+        ]
+        return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+    }
+}
