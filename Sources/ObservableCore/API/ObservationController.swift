@@ -27,7 +27,7 @@ import Synchronization
 ///   one with a retaining controller: use `retainsObserved: false` there.
 /// - **One observation per (object, key path).** Observing the same pair again replaces the earlier
 ///   observation: the latest handler and options win (with `.initial`, the new handler gets the
-///   current value).
+///   current value). Debug builds say so on standard error, once per key path.
 /// - **Removal.** `unobserve(_:_:)`, `unobserve(_:)` and `unobserveAll()` are idempotent, accept
 ///   objects and key paths that were never observed, and may be called from any thread and from
 ///   inside any callback, including an `.initial` one.
@@ -138,13 +138,15 @@ public final class ObservationController<Observer: AnyObject> {
     /// }
     /// ```
     ///
-    /// Each key path is one observation of the pair (object, key path), as if observed alone.
+    /// Each key path is one observation of the pair (object, key path), as if observed alone. An
+    /// empty list observes nothing; debug builds say so on standard error.
     public func observe<Object: KeyValueObservable>(
         _ object: Object,
         keyPaths: [PartialKeyPath<Object>],
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Observer, Object, ObservedChange<Any>) -> Void
     ) {
+        if keyPaths.isEmpty { Diagnostics.warnNoKeyPaths(Object.self) }
         for keyPath in keyPaths {
             // Every PartialKeyPath<Object> is dynamically a KeyPath<Object, Value> for some Value, and
             // Object is a class, so the conditional conformance below always applies.
@@ -271,6 +273,7 @@ public final class ObservationController<Observer: AnyObject> {
                 entries[id] = entry
             }
             if let previous = entry.registrations.updateValue(registration, forKey: keyPath) {
+                if previous.isActive { Diagnostics.warnReplacedObservation(keyPath, of: object) }
                 replaced.append(previous)
             }
             return (entry.id, replaced)
