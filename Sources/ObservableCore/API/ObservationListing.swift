@@ -24,7 +24,11 @@ enum ObservationListing {
             }
         }
         let lines = order.compactMap { found[$0] }.map { summary, reads in
-            var line = "  " + describe(summary, rootType: summary.root?.type ?? type)
+            var line =
+                "  "
+                + describe(
+                    summary.keyPath, summary.options, summary.origin, isPath: summary.isPath,
+                    rootType: summary.root?.type ?? type)
             if summary.isPath {
                 if let root = summary.root, root.id != ObjectIdentifier(object) {
                     line += " from \(root.type) \(UnsafeRawPointer(bitPattern: UInt(bitPattern: root.id))!)"
@@ -36,17 +40,13 @@ enum ObservationListing {
         return header(name(of: object), lines)
     }
 
-    /// `\Person.address?.city [.new] token, path`.
-    static func describe(_ summary: ObservationSummary, rootType: AnyClass) -> String {
-        describe(summary.keyPath, summary.options, "\(summary.origin)", isPath: summary.isPath, rootType: rootType)
-    }
-
-    /// `\Person.address?.city [.new] controller, path`. A key path not learnt to be one `@Observed`
-    /// property of `rootType` is a path when `isPath` is `nil`.
+    /// `\Person.address?.city [.new] token, path`. Whether the key path is a path is looked up
+    /// when `isPath` is `nil`: a key path learnt to be one `@Observed` property of `rootType` is not.
     static func describe(
-        _ keyPath: AnyKeyPath, _ options: ObservationOptions, _ origin: String, isPath: Bool?, rootType: AnyClass
+        _ keyPath: AnyKeyPath, _ options: ObservationOptions, _ origin: ObservationOrigin, isPath: Bool?,
+        rootType: AnyClass
     ) -> String {
-        let isPath = isPath ?? (KeyPathResolutions.shared.resolve(keyPath, rootType: rootType).slotOffset == nil)
+        let isPath = isPath ?? ((KeyPathResolutions.shared.knownSlotOffset(keyPath, rootType: rootType) ?? nil) == nil)
         let name = KeyPathDescription.of(keyPath, rootType: rootType)
         return "\(name) \(options) \(origin)\(isPath ? ", path" : "")"
     }
@@ -103,7 +103,7 @@ extension ObservationController: CustomDebugStringConvertible {
             let type: AnyClass = Swift.type(of: object)
             let prefix = "  \(ObservationListing.name(of: object)): "
             return observed.map { keyPath, options in
-                prefix + ObservationListing.describe(keyPath, options, "controller", isPath: nil, rootType: type)
+                prefix + ObservationListing.describe(keyPath, options, .controller, isPath: nil, rootType: type)
             }.sorted()
         }
         return ObservationListing.header(subject, lines)

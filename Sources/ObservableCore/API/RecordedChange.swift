@@ -122,9 +122,7 @@ public struct RecordedChange<Root: AnyObject>: Equatable, CustomStringConvertibl
     public var description: String {
         var head = KeyPathDescription.of(keyPath, rootType: Root.self)
         if kind != .setting { head += " \(kind)" }
-        if let indexes {
-            head += " at " + indexes.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ")
-        }
+        if let indexes { head += " at " + indexes.rangesText }
         if isPrior { head += " prior" }
         func text(_ value: (any Equatable)?) -> String { value.map { String(reflecting: $0) } ?? "(absent)" }
         return "\(head): \(text(oldValue)) → \(text(newValue))"

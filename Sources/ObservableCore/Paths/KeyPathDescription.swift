@@ -6,7 +6,7 @@
 /// its slot (`_$name`) instead; any other is the runtime's description.
 enum KeyPathDescription {
     static func of(_ keyPath: AnyKeyPath, rootType: AnyClass) -> String {
-        if let offset = KeyPathResolutions.shared.resolve(keyPath, rootType: rootType).slotOffset,
+        if let offset = KeyPathResolutions.shared.knownSlotOffset(keyPath, rootType: rootType) ?? nil,
             let name = ReflectedFields.of(rootType).slotName(atOffset: offset)
         {
             return "\\\(rootType).\(name)"

@@ -96,6 +96,15 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
+    /// What is known of `keyPath` on `rootType` if it was resolved there, without interning or
+    /// recording anything: `.some(nil)` for a path, `nil` when it was never resolved. For
+    /// descriptions, which must not keep key paths alive.
+    func knownSlotOffset(_ keyPath: AnyKeyPath, rootType: AnyClass) -> Int?? {
+        guard let interned = KeyPathTable.shared.existing(keyPath) else { return nil }
+        let key = ResolutionKey(keyPath: ObjectIdentifier(interned), rootType: ObjectIdentifier(rootType))
+        return lock.withLock { resolutions[key].map(\.slotOffset) }
+    }
+
     func setDirectSlot(_ offset: Int, for keyPath: InternedKeyPath, rootType: AnyClass) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
         lock.withLock {

@@ -87,3 +87,10 @@ extension Equatable {
         (other as? Self).map { $0 == self } ?? false
     }
 }
+
+extension RangeSet<Int> {
+    /// The ranges as written, `0..<1, 3..<5`: how descriptions show a change's indexes.
+    var rangesText: String {
+        ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ")
+    }
+}

@@ -49,16 +49,28 @@ final class KeyPathTable: @unchecked Sendable {
     func intern(_ keyPath: AnyKeyPath) -> InternedKeyPath {
         let identity = ObjectIdentifier(keyPath)
         if let interned = lock.withLock({ byIdentity[identity] }) { return InternedKeyPath(interned: interned) }
-        // Hashing and comparing a key path may run the `Hashable` conformances of its subscript
-        // arguments: user code, so outside the lock. Two threads interning equal new key paths at
-        // once may both add theirs; both are kept and both stay valid.
         let hash = keyPath.hashValue
-        let candidates = lock.withLock { byHash[hash] ?? [] }
-        if let equal = candidates.first(where: { $0 == keyPath }) { return InternedKeyPath(interned: equal) }
+        if let equal = equal(to: keyPath, hash: hash) { return InternedKeyPath(interned: equal) }
+        // Two threads interning equal new key paths at once may both add theirs; both are kept and
+        // both stay valid.
         lock.withLock {
             byIdentity[identity] = keyPath
             byHash[hash, default: []].append(keyPath)
         }
         return InternedKeyPath(interned: keyPath)
+    }
+
+    /// The interned key path equal to `keyPath`, if there is one; interns nothing.
+    func existing(_ keyPath: AnyKeyPath) -> AnyKeyPath? {
+        if let interned = lock.withLock({ byIdentity[ObjectIdentifier(keyPath)] }) { return interned }
+        return equal(to: keyPath, hash: keyPath.hashValue)
+    }
+
+    /// The interned key path equal to `keyPath`, whose hash value is `hash`. Hashing and comparing a
+    /// key path may run the `Hashable` conformances of its subscript arguments: user code, so
+    /// outside the lock.
+    private func equal(to keyPath: AnyKeyPath, hash: Int) -> AnyKeyPath? {
+        let candidates = lock.withLock { byHash[hash] ?? [] }
+        return candidates.first { $0 == keyPath }
     }
 }

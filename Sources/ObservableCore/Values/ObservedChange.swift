@@ -83,10 +83,7 @@ extension ObservedChange: @unchecked Sendable where Value: Sendable {}
 extension ObservedChange: CustomStringConvertible {
     public var description: String {
         var parts = ["\(kind)"]
-        if let indexes {
-            parts.append(
-                "indexes: \(indexes.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", "))")
-        }
+        if let indexes { parts.append("indexes: \(indexes.rangesText)") }
         if isPrior { parts.append("prior") }
         if let oldValue { parts.append("old: \(String(reflecting: oldValue))") }
         if let newValue { parts.append("new: \(String(reflecting: newValue))") }
