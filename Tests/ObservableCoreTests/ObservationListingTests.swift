@@ -90,6 +90,20 @@ struct ObservationListingTests {
                 """)
     }
 
+    @Test("an observation delivered on an actor says so, and goes with its token")
+    @MainActor
+    func actorDelivery() {
+        let person = Person()
+        let token = person.observe(\.age, isolation: MainActor.shared) { _ in }
+        #expect(
+            person.observationsDescription == """
+                \(named(person)): 1 live observation
+                  \\Person.age [.old, .new] token, delivered on an actor
+                """)
+        token.cancel()
+        #expect(person.observationsDescription == "\(named(person)): no live observations")
+    }
+
     @Test("options are written as in code")
     func optionsDescription() {
         #expect(ObservationOptions().description == "[]")
