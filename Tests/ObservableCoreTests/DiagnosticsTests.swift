@@ -63,4 +63,25 @@ struct DiagnosticsTests {
         controller.observe(model, \.first) { _, _, _ in }
         #expect(!Diagnostics.messages.contains { $0.contains("DiagnosedModel.first") })
     }
+
+    @Test("a string key path observed again is named as written in the warning")
+    func replacedStringKeyPath() throws {
+        let observer = DiagnosedObserver()
+        let controller = ObservationController(observer: observer)
+        let model = DiagnosedModel()
+        let replaced = """
+            ObservableCore: ObservationController observed "first" of an object it was already observing: \
+            the new handler or action replaces the earlier one (one observation per object and key path). \
+            (Reported once, in debug builds.)
+            """
+        try controller.observe(model, keyPath: "first") { observer, _, _ in observer.heard.append("handler") }
+        try controller.observe(model, keyPath: "first") { observer, _, _ in observer.heard.append("replacement") }
+        model.first = 1
+        #expect(observer.heard == ["replacement"])
+        #if DEBUG
+        #expect(Diagnostics.messages.filter { $0 == replaced }.count == 1)
+        #else
+        #expect(!Diagnostics.messages.contains(replaced))
+        #endif
+    }
 }

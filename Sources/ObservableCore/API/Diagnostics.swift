@@ -52,8 +52,8 @@ enum Diagnostics {
 
     /// A controller observed a pair (object, key path) it was already observing: the new handler or
     /// action replaces the earlier one (one observation per pair, as in KVOController).
-    static func warnReplacedObservation(_ keyPath: AnyKeyPath, of object: AnyObject) {
-        let name = KeyPathDescription.of(keyPath, rootType: type(of: object))
+    static func warnReplacedObservation(_ key: ControllerKey, of object: AnyObject) {
+        let name = key.description(rootType: type(of: object))
         report(
             """
             ObservationController observed \(name) of an object it was already observing: the new \

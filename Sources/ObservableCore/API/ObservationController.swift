@@ -98,7 +98,7 @@ public final class ObservationController<Observer: AnyObject> {
         _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
     ) {
         // Inlinable so that the gate and the notify function are specialised for Object and Value.
-        register(object, keyPath, options: options) { registration, observerReference, onDeallocated in
+        register(object, .typed(keyPath), options: options) { registration, observerReference, onDeallocated in
             let gated: (Object, ObservedChange<Value>) -> Void = { object, change in
                 guard registration.isActive, let observer = observerReference.value else { return }
                 handler(observer, object, change)
@@ -180,12 +180,70 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
+    /// Observes a string key path of `object` (`"address.city"`), as
+    /// ``KeyValueObservable/observe(keyPath:options:_:)`` does for a token: checked against the
+    /// declared types before anything is observed, values as `Any` in a ``KeyedChange``.
+    ///
+    /// ```swift
+    /// try observations.observe(person, keyPath: "address.city") { view, person, change in
+    ///     view.cityLabel = change.newValue as? String
+    /// }
+    /// ```
+    ///
+    /// One observation per (object, string): observing the same string again replaces it. A string
+    /// and a typed key path naming the same property are two observations.
+    ///
+    /// - Throws: ``StringKeyPathError`` naming the offending component; nothing is observed then.
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPath: String,
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Observer, Object, KeyedChange) -> Void
+    ) throws(StringKeyPathError) {
+        let path = try StringKeyPath(keyPath, rootType: type(of: object))
+        register(object, .string(keyPath), options: options) { registration, observerReference, onDeallocated in
+            path.observe(object, options: options, origin: .controller, onObservedDeallocated: onDeallocated) {
+                object, change in
+                guard registration.isActive, let observer = observerReference.value else { return }
+                handler(observer, object, change)
+            }
+        }
+    }
+
+    /// Observes a string key path of `object`, calling a method of the observer (KVOController's
+    /// target-action with a key path string).
+    ///
+    /// ```swift
+    /// try observations.observe(person, keyPath: "address.city", action: ProfileView.cityDidChange)
+    /// ```
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPath: String,
+        options: ObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, KeyedChange) -> Void
+    ) throws(StringKeyPathError) {
+        try observe(object, keyPath: keyPath, options: options) { observer, object, change in
+            action(observer)(object, change)
+        }
+    }
+
     /// Ends the observation of `keyPath` on `object`, if there is one.
     public func unobserve<Object: KeyValueObservable>(_ object: Object, _ keyPath: PartialKeyPath<Object>) {
+        unobserve(object, .typed(keyPath))
+    }
+
+    /// Ends the observation of the string key path `keyPath` on `object`, if there is one: the
+    /// string as it was observed (`"address.city"`), which is not the same observation as the typed
+    /// `\.address?.city`.
+    public func unobserve(_ object: AnyObject, keyPath: String) {
+        unobserve(object, .string(keyPath))
+    }
+
+    private func unobserve(_ object: AnyObject, _ key: ControllerKey) {
         let id = ObjectIdentifier(object)
         let (registration, entry) = lock.withLock { () -> (ControllerRegistration?, ObservedEntry?) in
             guard let entry = entries[id], entry.object === object else { return (nil, nil) }
-            let registration = entry.registrations.removeValue(forKey: keyPath)
+            let registration = entry.registrations.removeValue(forKey: key)
             // The entry (and a retained object with it) is released after the lock.
             return (registration, entry.registrations.isEmpty ? entries.removeValue(forKey: id) : nil)
         }
@@ -220,9 +278,18 @@ public final class ObservationController<Observer: AnyObject> {
     /// if !observations.isObserving(person, \.name) { observations.observe(person, \.name) { … } }
     /// ```
     public func isObserving<Object: KeyValueObservable>(_ object: Object, _ keyPath: PartialKeyPath<Object>) -> Bool {
+        isObserving(object, .typed(keyPath))
+    }
+
+    /// Whether the controller has a live observation of the string key path `keyPath` on `object`.
+    public func isObserving(_ object: AnyObject, keyPath: String) -> Bool {
+        isObserving(object, .string(keyPath))
+    }
+
+    private func isObserving(_ object: AnyObject, _ key: ControllerKey) -> Bool {
         lock.withLock {
             guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return false }
-            return entry.registrations[keyPath]?.isObserving ?? false
+            return entry.registrations[key]?.isObserving ?? false
         }
     }
 
@@ -235,9 +302,9 @@ public final class ObservationController<Observer: AnyObject> {
 
     /// The live observations, by observed object in the order they were first observed, for the
     /// description.
-    func liveObservations() -> [(object: AnyObject, observed: [(keyPath: AnyKeyPath, options: ObservationOptions)])] {
+    func liveObservations() -> [(object: AnyObject, observed: [(key: ControllerKey, options: ObservationOptions)])] {
         lock.withLock {
-            var live: [(object: AnyObject, observed: [(keyPath: AnyKeyPath, options: ObservationOptions)])] = []
+            var live: [(object: AnyObject, observed: [(key: ControllerKey, options: ObservationOptions)])] = []
             for entry in entries.values.sorted(by: { $0.id < $1.id }) {
                 guard let object = entry.object else { continue }
                 let observed = entry.registrations.filter { $0.value.isObserving }.map { ($0.key, $0.value.options) }
@@ -253,7 +320,7 @@ public final class ObservationController<Observer: AnyObject> {
     @usableFromInline
     func register<Object: AnyObject>(
         _ object: Object,
-        _ keyPath: AnyKeyPath,
+        _ key: ControllerKey,
         options: ObservationOptions,
         start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> AnyObservation
     ) {
@@ -272,8 +339,8 @@ public final class ObservationController<Observer: AnyObject> {
                 nextEntryID += 1
                 entries[id] = entry
             }
-            if let previous = entry.registrations.updateValue(registration, forKey: keyPath) {
-                if previous.isActive { Diagnostics.warnReplacedObservation(keyPath, of: object) }
+            if let previous = entry.registrations.updateValue(registration, forKey: key) {
+                if previous.isActive { Diagnostics.warnReplacedObservation(key, of: object) }
                 replaced.append(previous)
             }
             return (entry.id, replaced)
@@ -327,7 +394,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
     ) {
         // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
         let root = unsafeDowncast(object, to: Root.self)
-        controller.register(root, self, options: options) { registration, observerReference, onDeallocated in
+        controller.register(root, .typed(self), options: options) { registration, observerReference, onDeallocated in
             let gated: (Root, ObservedChange<Value>) -> Void = { root, change in
                 guard registration.isActive, let observer = observerReference.value else { return }
                 handler(

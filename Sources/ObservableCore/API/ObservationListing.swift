@@ -102,8 +102,13 @@ extension ObservationController: CustomDebugStringConvertible {
         let lines = liveObservations().flatMap { object, observed in
             let type: AnyClass = Swift.type(of: object)
             let prefix = "  \(ObservationListing.name(of: object)): "
-            return observed.map { keyPath, options in
-                prefix + ObservationListing.describe(keyPath, options, .controller, isPath: nil, rootType: type)
+            return observed.map { key, options in
+                switch key {
+                case .typed(let keyPath):
+                    prefix + ObservationListing.describe(keyPath, options, .controller, isPath: nil, rootType: type)
+                case .string:
+                    prefix + "\(key.description(rootType: type)) \(options) controller, path"
+                }
             }.sorted()
         }
         return ObservationListing.header(subject, lines)

@@ -4,7 +4,7 @@ final class ObservedEntry {
     let id: Int
     private let retainedObject: AnyObject?
     private weak var weakObject: AnyObject?
-    var registrations: [AnyKeyPath: ControllerRegistration] = [:]
+    var registrations: [ControllerKey: ControllerRegistration] = [:]
 
     init(id: Int, object: AnyObject, retained: Bool) {
         self.id = id

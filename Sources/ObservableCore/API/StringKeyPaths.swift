@@ -33,22 +33,20 @@ extension KeyValueObservable {
         _ handler: @escaping (Self, KeyedChange) -> Void
     ) throws(StringKeyPathError) -> ObservationToken {
         let path = try StringKeyPath(keyPath, rootType: type(of: self))
-        // `\Self.self` stands in for the typed key path a path observation carries: changes are
-        // handed on as `KeyedChange`s, which name the string instead.
-        let observation = Registration.observePath(
-            self, keyPath: InternedKeyPath(\Self.self), evaluate: { path.value(of: $0) },
-            evaluated: Tracking.evaluate { path.value(of: self) }, options: options, onObservedDeallocated: nil,
-            handler: { root, change in handler(root, KeyedChange(change, keyPath: keyPath)) })
-        return ObservationToken(observation)
+        return ObservationToken(
+            path.observe(self, options: options, origin: .token, onObservedDeallocated: nil, handler))
     }
 }
 
 /// A validated string key path: its components, and how to read the value through them while
 /// reporting each `@Observed` property read to the tracking frame, as a generated getter does.
 struct StringKeyPath: Sendable {
+    /// The path as written, which each change names.
+    let text: String
     let components: [String]
 
     init(_ path: String, rootType: AnyClass) throws(StringKeyPathError) {
+        text = path
         components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var type: Any.Type = rootType
         for (position, key) in components.enumerated() {
@@ -67,6 +65,21 @@ struct StringKeyPath: Sendable {
         }
     }
 
+    /// Observes the path from `root` as a path observation: every component is a trigger.
+    func observe<Root: AnyObject>(
+        _ root: Root, options: ObservationOptions, origin: ObservationOrigin,
+        onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
+    ) -> AnyObservation {
+        // `\Root.self` stands in for the typed key path a path observation carries: changes are
+        // handed on as `KeyedChange`s, which name the string instead.
+        let text = self.text
+        return Registration.observePath(
+            root, keyPath: InternedKeyPath(\Root.self), evaluate: { value(of: $0) },
+            evaluated: Tracking.evaluate { value(of: root) }, options: options, origin: origin,
+            onObservedDeallocated: onObservedDeallocated,
+            handler: { root, change in handler(root, KeyedChange(change, keyPath: text)) })
+    }
+
     /// The value at the path from `root`, `nil` when an intermediate or the value is `nil`.
     func value(of root: AnyObject) -> Any? {
         var object = root
@@ -75,7 +88,7 @@ struct StringKeyPath: Sendable {
             if let frame = TrackingFrame.current {
                 frame.record(object, ObservationSlot.at(property.slotOffset, in: object).pointee.observers(), nil)
             }
-            guard let stored = storedValue(property.storageName, in: property.storageClass, of: object),
+            guard let stored = storedValue(property, key: key, of: object),
                 let value = unwrappedOptional(stored)
             else {
                 return nil
@@ -87,13 +100,15 @@ struct StringKeyPath: Sendable {
         return nil
     }
 
-    /// The stored property `label` of class `owner` (the object's class or a superclass), read
-    /// through `Mirror`, which reads `weak` and `unowned` storage correctly.
-    private func storedValue(_ label: String, in owner: AnyClass, of object: AnyObject) -> Any? {
+    /// The stored value of `property` (named `key`), read through `Mirror`, which reads `weak` and
+    /// `unowned` storage correctly, at the level of the class that stores it.
+    private func storedValue(_ property: ReflectedFields.ObservedProperty, key: String, of object: AnyObject) -> Any? {
+        let owner: AnyClass = property.storageClass
         var mirror: Mirror? = Mirror(reflecting: object)
         while let current = mirror, current.subjectType != owner {
             mirror = current.superclassMirror
         }
+        let label = property.storageName
         return mirror?.children.first(where: { $0.label == label })?.value
     }
 }

@@ -1,0 +1,16 @@
+/// What a controller observes on one object: a typed key path, or a string key path as written.
+/// The two are distinct even where they name the same property, as their changes are of
+/// different types.
+@usableFromInline
+enum ControllerKey: Hashable {
+    case typed(AnyKeyPath)
+    case string(String)
+
+    /// `\Person.name` or `"address.city"`, for the description and the debug warnings.
+    func description(rootType: AnyClass) -> String {
+        switch self {
+        case .typed(let keyPath): KeyPathDescription.of(keyPath, rootType: rootType)
+        case .string(let path): "\"\(path)\""
+        }
+    }
+}
