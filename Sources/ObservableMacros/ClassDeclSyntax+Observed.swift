@@ -24,6 +24,24 @@ extension ClassDeclSyntax {
         inheritanceClause?.inheritedTypes.flatMap { Self.unqualifiedNames($0.type) } ?? []
     }
 
+    /// Whether the class surely has no superclass: the first type it inherits (where a superclass
+    /// must be written) is a protocol the macros know. Otherwise it may be a subclass, whose
+    /// initializers and inherited members a macro cannot know.
+    var isSurelyRoot: Bool {
+        guard let first = inheritanceClause?.inheritedTypes.first?.type else { return true }
+        let knownProtocols: Set<String> = [
+            "Codable", "Encodable", "Decodable", "KeyValueObservable", "Observable", "Sendable", "AnyObject",
+            "Equatable", "Hashable", "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible",
+            "CustomReflectable",
+        ]
+        return Self.unqualifiedNames(first).allSatisfy(knownProtocols.contains)
+    }
+
+    /// Whether the class is `final`.
+    var isFinal: Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+    }
+
     static func unqualifiedNames(_ type: TypeSyntax) -> [String] {
         if let composition = type.as(CompositionTypeSyntax.self) {
             return composition.elements.flatMap { unqualifiedNames($0.type) }

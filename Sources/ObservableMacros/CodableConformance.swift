@@ -42,18 +42,6 @@ struct CodableConformance {
         declaration.inheritedTypeNames.first { ["Codable", "Encodable", "Decodable"].contains($0) }
     }
 
-    /// Whether the class surely has no superclass: the first type it inherits (where a superclass
-    /// must be written) is a protocol this macro knows. Otherwise it may be a subclass, whose
-    /// initializers a macro cannot know.
-    private static func isSurelyRoot(_ declaration: ClassDeclSyntax) -> Bool {
-        guard let first = declaration.inheritanceClause?.inheritedTypes.first?.type else { return true }
-        let knownProtocols: Set<String> = [
-            "Codable", "Encodable", "Decodable", "KeyValueObservable", "Observable", "Sendable", "AnyObject",
-            "Equatable", "Hashable", "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible",
-        ]
-        return ClassDeclSyntax.unqualifiedNames(first).allSatisfy(knownProtocols.contains)
-    }
-
     /// Whether the class gets the implicit `init()`, which a written `init(from:)` would take away
     /// (the compiler's synthesised one does not): no designated initializer of its own, a value for
     /// every stored property, and no superclass.
@@ -64,7 +52,7 @@ struct CodableConformance {
             guard let initializer = $0.as(InitializerDeclSyntax.self) else { return false }
             return !initializer.modifiers.contains { $0.name.tokenKind == .keyword(.convenience) }
         }
-        return !declaresInitializer && properties.allSatisfy(\.hasDefault) && isSurelyRoot(declaration)
+        return !declaresInitializer && properties.allSatisfy(\.hasDefault) && declaration.isSurelyRoot
     }
 
     /// The members to add, and the problems that stop them (reported on the user's declarations).
@@ -108,7 +96,7 @@ struct CodableConformance {
         let isPublic = declaration.modifiers.contains {
             [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind)
         }
-        let isFinal = declaration.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        let isFinal = declaration.isFinal
         let access = isPublic ? "public " : ""
         var result: [DeclSyntax] = []
         if userKeys == nil {

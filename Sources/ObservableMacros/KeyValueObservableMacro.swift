@@ -23,6 +23,27 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
         guard let declaration = declaration.as(ClassDeclSyntax.self), !declaration.hasObservableMacro,
             let property = member.as(VariableDeclSyntax.self)
         else { return [] }
+        switch marking(of: property, in: declaration) {
+        case .observed: return ["@Observed"]
+        case .left: return []
+        case .refused(let problems):
+            problems.forEach(context.diagnose)
+            return []
+        }
+    }
+
+    /// What the class attribute does with one property of the class.
+    enum Marking {
+        /// Marked `@Observed`.
+        case observed
+        /// Left as it is: already marked, `@Unobserved`, a `let`, static, an override, computed, lazy
+        /// or wrapped.
+        case left
+        /// A stored `var` that `@Observed` would reject: an error rather than silently unobserved.
+        case refused([Diagnostic])
+    }
+
+    static func marking(of property: VariableDeclSyntax, in declaration: ClassDeclSyntax) -> Marking {
         let marked = property.attributes.contains { element in
             guard case .attribute(let attribute) = element else { return false }
             let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init)
@@ -30,21 +51,21 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
         }
         guard !marked, property.bindingSpecifier.tokenKind == .keyword(.var),
             !property.hasModifier(.override), !property.hasModifier(.static), !property.hasModifier(.class)
-        else { return [] }
+        else { return .left }
         if !property.isSingleIdentifierBinding {
-            context.diagnose(
-                Diagnostic(node: Syntax(property.bindings), message: ObservedDiagnostic.classMemberNeedsSplitting))
-            return []
+            return .refused([
+                Diagnostic(node: Syntax(property.bindings), message: ObservedDiagnostic.classMemberNeedsSplitting)
+            ])
         }
         let observed: AttributeSyntax = "@Observed"
         let problems = property.observedProblems(attribute: observed, lexicalContext: [Syntax(declaration)])
-        guard !problems.isEmpty else { return [observed] }
+        guard !problems.isEmpty else { return .observed }
         // Computed, lazy and wrapped properties are not what the class attribute observes; any other
         // reason a stored `var` cannot be observed is reported, not left silently unobserved.
         if !property.isComputed, !property.hasModifier(.lazy), !property.hasPropertyWrapper(besides: observed) {
-            problems.forEach(context.diagnose)
+            return .refused(problems)
         }
-        return []
+        return .left
     }
 }
 
@@ -69,6 +90,14 @@ extension KeyValueObservableMacro: MemberMacro {
             let (coded, problems) = coding.expansion(of: declaration)
             problems.forEach(context.diagnose)
             members += coded
+        }
+        if ReflectionConformance.isDeclared(by: declaration) {
+            if declaration.isFinal {
+                members += ReflectionConformance.members(of: declaration)
+            } else {
+                context.diagnose(
+                    Diagnostic(node: Syntax(declaration.name), message: ObservedDiagnostic.mirrorNeedsFinalClass))
+            }
         }
         return members
     }

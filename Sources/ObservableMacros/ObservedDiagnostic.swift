@@ -28,6 +28,7 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case observableMacroOnClass
     case observationAttribute(name: String)
     case keyValueObservableWithObservableMacro
+    case mirrorNeedsFinalClass
 
     var message: String {
         switch self {
@@ -77,6 +78,8 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'@Observed' cannot be combined with '@\(name)', which belongs to '@Observable'; in a class declaring 'Observable', '@Observed' reports to Observation itself"
         case .keyValueObservableWithObservableMacro:
             "'@KeyValueObservable' cannot be combined with '@Observable': both macros make the properties computed; remove '@Observable' and declare the conformance instead (': Observable'), which the observed properties then report to as with '@Observable'"
+        case .mirrorNeedsFinalClass:
+            "'@KeyValueObservable' writes 'customMirror' only for a final class: a mirror is inherited, and a subclass's properties would be missing from it; make the class final, or write 'customMirror' yourself"
         case .codingKeyWithoutProperty(let key, let className):
             "CodingKey case '\(key)' does not match any stored property of '\(className)'"
         case .propertyWithoutCodingKey(let name):
@@ -112,6 +115,7 @@ enum ObservedDiagnostic: DiagnosticMessage {
             case .observableMacroOnClass: "observableMacroOnClass"
             case .observationAttribute: "observationAttribute"
             case .keyValueObservableWithObservableMacro: "keyValueObservableWithObservableMacro"
+            case .mirrorNeedsFinalClass: "mirrorNeedsFinalClass"
             }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }

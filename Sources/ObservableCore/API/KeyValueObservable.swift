@@ -12,7 +12,15 @@
 /// }
 /// person.name = "Ann"   // prints " -> Ann"
 /// ```
-public protocol KeyValueObservable: AnyObject {}
+public protocol KeyValueObservable: AnyObject {
+    /// Whether the class's `Mirror` is the one `@KeyValueObservable` writes, which string key paths
+    /// read by the names shown. The macro answers; do not implement it.
+    static var _mirrorShowsObservedProperties: Bool { get }
+}
+
+extension KeyValueObservable {
+    public static var _mirrorShowsObservedProperties: Bool { false }
+}
 
 /// Marks every stored `var` of the class `@Observed` and conforms it to ``KeyValueObservable``.
 ///
@@ -42,8 +50,24 @@ public protocol KeyValueObservable: AnyObject {}
 ///     var volume = 3     // encoded as {"volume":3}
 /// }
 /// ```
+///
+/// A final class declaring `CustomReflectable` gets the `customMirror` showing its stored
+/// properties as written, so `dump(person)` and the debugger print `name: "Ann"` rather than the
+/// macro's storage (`_name`) and slot (`_$name`); string key paths still read it. Only a final
+/// class: a mirror is inherited, and a subclass's own properties would be missing from it.
+///
+/// ```swift
+/// @KeyValueObservable
+/// final class Person: CustomReflectable {
+///     var name = "Ann"
+/// }
+/// dump(Person())   // ▿ MyApp.Person #0
+///                  //   - name: "Ann"
+/// ```
 @attached(memberAttribute)
-@attached(member, names: named(CodingKeys), named(init), named(encode), named(`_$observationRegistrar`))
+@attached(
+    member, names: named(CodingKeys), named(init), named(encode), named(`_$observationRegistrar`), named(customMirror),
+    named(_mirrorShowsObservedProperties))
 @attached(extension, conformances: KeyValueObservable)
 public macro KeyValueObservable() = #externalMacro(module: "ObservableMacros", type: "KeyValueObservableMacro")
 

@@ -16,7 +16,8 @@ public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvert
         /// The component follows a value that is not an object with properties to observe
         /// (`"name.count"`: a `String` has none).
         case notAnObject
-        /// The type customises its `Mirror` (`CustomReflectable`), so its properties cannot be read.
+        /// The type customises its `Mirror` itself (`CustomReflectable`), so its properties cannot be
+        /// read. (The mirror `@KeyValueObservable` writes is read.)
         case customReflection
     }
 

@@ -23,8 +23,9 @@ extension KeyValueObservable {
     /// ```
     ///
     /// Resolution reads stored values through `Mirror`, so it is slower than a typed key path (it
-    /// runs when a property of the path changes), and a class that customises its `Mirror`
-    /// (`CustomReflectable`) cannot be resolved. Computed properties have no string key.
+    /// runs when a property of the path changes), and a class that customises its `Mirror` itself
+    /// (`CustomReflectable`, other than the mirror `@KeyValueObservable` writes) cannot be resolved.
+    /// Computed properties have no string key.
     ///
     /// - Throws: ``StringKeyPathError`` naming the offending component and the type it was looked up in.
     public func observe(
@@ -56,7 +57,9 @@ struct StringKeyPath: Sendable {
             }
             if key.isEmpty { throw fail(.emptyComponent) }
             guard let objectType = type as? AnyClass else { throw fail(.notAnObject) }
-            if objectType is CustomReflectable.Type { throw fail(.customReflection) }
+            if objectType is CustomReflectable.Type, !showsObservedProperties(objectType) {
+                throw fail(.customReflection)
+            }
             let fields = ReflectedFields.of(objectType)
             guard let property = fields.observedProperty(key) else {
                 throw fail(fields.storedField(named: key) == nil ? .unknownKey : .notObservable)
@@ -101,16 +104,22 @@ struct StringKeyPath: Sendable {
     }
 
     /// The stored value of `property` (named `key`), read through `Mirror`, which reads `weak` and
-    /// `unowned` storage correctly, at the level of the class that stores it.
+    /// `unowned` storage correctly: at the level of the class that stores it, by its storage name, or
+    /// by `key` in the mirror `@KeyValueObservable` wrote.
     private func storedValue(_ property: ReflectedFields.ObservedProperty, key: String, of object: AnyObject) -> Any? {
         let owner: AnyClass = property.storageClass
         var mirror: Mirror? = Mirror(reflecting: object)
         while let current = mirror, current.subjectType != owner {
             mirror = current.superclassMirror
         }
-        let label = property.storageName
+        let label = showsObservedProperties(owner) ? key : property.storageName
         return mirror?.children.first(where: { $0.label == label })?.value
     }
+}
+
+/// Whether `type`'s mirror is the one `@KeyValueObservable` writes, with a child per property.
+private func showsObservedProperties(_ type: AnyClass) -> Bool {
+    (type as? any KeyValueObservable.Type)?._mirrorShowsObservedProperties ?? false
 }
 
 /// `T` for `T?`, `T??`, …; other types unchanged.
