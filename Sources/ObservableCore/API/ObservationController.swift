@@ -243,9 +243,9 @@ public final class ObservationController<Observer: AnyObject> {
         let id = ObjectIdentifier(object)
         let (registration, entry) = lock.withLock { () -> (ControllerRegistration?, ObservedEntry?) in
             guard let entry = entries[id], entry.object === object else { return (nil, nil) }
-            let registration = entry.registrations.removeValue(forKey: key)
+            let registration = entry.removeValue(forKey: key)
             // The entry (and a retained object with it) is released after the lock.
-            return (registration, entry.registrations.isEmpty ? entries.removeValue(forKey: id) : nil)
+            return (registration, entry.isEmpty ? entries.removeValue(forKey: id) : nil)
         }
         registration?.cancel()
         withExtendedLifetime(entry) {}
@@ -289,7 +289,7 @@ public final class ObservationController<Observer: AnyObject> {
     private func isObserving(_ object: AnyObject, _ key: ControllerKey) -> Bool {
         lock.withLock {
             guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return false }
-            return entry.registrations[key]?.isObserving ?? false
+            return entry[key]?.isObserving ?? false
         }
     }
 
@@ -307,7 +307,9 @@ public final class ObservationController<Observer: AnyObject> {
             var live: [(object: AnyObject, observed: [(key: ControllerKey, options: ObservationOptions)])] = []
             for entry in entries.values.sorted(by: { $0.id < $1.id }) {
                 guard let object = entry.object else { continue }
-                let observed = entry.registrations.filter { $0.value.isObserving }.map { ($0.key, $0.value.options) }
+                let observed = entry.registrations.filter { $0.registration.isObserving }.map {
+                    ($0.key, $0.registration.options)
+                }
                 if !observed.isEmpty { live.append((object, observed)) }
             }
             return live
@@ -333,13 +335,13 @@ public final class ObservationController<Observer: AnyObject> {
                 entry = existing
             } else {
                 // A new object, or a dead one's stale entry whose address was reused.
-                if let stale = entries[id] { replaced.append(contentsOf: stale.registrations.values) }
+                if let stale = entries[id] { replaced.append(contentsOf: stale.registrations.map(\.registration)) }
                 let retained = retainsObserved && object !== observerReference.value
                 entry = ObservedEntry(id: nextEntryID, object: object, retained: retained)
                 nextEntryID += 1
                 entries[id] = entry
             }
-            if let previous = entry.registrations.updateValue(registration, forKey: key) {
+            if let previous = entry.updateValue(registration, forKey: key) {
                 if previous.isActive { Diagnostics.warnReplacedObservation(key, of: object) }
                 replaced.append(previous)
             }
