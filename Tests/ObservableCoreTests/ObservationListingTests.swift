@@ -104,6 +104,27 @@ struct ObservationListingTests {
         #expect(person.observationsDescription == "\(named(person)): no live observations")
     }
 
+    @Test("a string key path is listed as written, on each object it reads; two strings, two lines")
+    func stringKeyPath() throws {
+        let person = Person()
+        let oslo = Address(city: "Oslo")
+        person.address = oslo
+        let city = try person.observe(keyPath: "address.city", options: [.new]) { _, _ in }
+        let name = try person.observe(keyPath: "name") { _, _ in }
+        #expect(
+            person.observationsDescription == """
+                \(named(person)): 2 live observations
+                  "name" [.old, .new] token, path; reads name
+                  "address.city" [.new] token, path; reads address
+                """)
+        #expect(
+            oslo.observationsDescription == """
+                \(named(oslo)): 1 live observation
+                  "address.city" [.new] token, path from Person \(Unmanaged.passUnretained(person).toOpaque()); reads city
+                """)
+        withExtendedLifetime((city, name)) {}
+    }
+
     @Test("options are written as in code")
     func optionsDescription() {
         #expect(ObservationOptions().description == "[]")

@@ -73,11 +73,14 @@ struct StringKeyPath: Sendable {
         _ root: Root, options: ObservationOptions, origin: ObservationOrigin,
         onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
     ) -> AnyObservation {
-        // `\Root.self` stands in for the typed key path a path observation carries: changes are
-        // handed on as `KeyedChange`s, which name the string instead.
+        // A stand-in for the typed key path a path observation carries, one per root type and
+        // string: changes are handed on as `KeyedChange`s, which name the string instead, and the
+        // descriptions find the string by it.
         let text = self.text
+        let standIn = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
+        StringKeyPathNames.record(text, for: standIn)
         return Registration.observePath(
-            root, keyPath: InternedKeyPath(\Root.self), evaluate: { value(of: $0) },
+            root, keyPath: standIn, evaluate: { value(of: $0) },
             evaluated: Tracking.evaluate { value(of: root) }, options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated,
             handler: { root, change in handler(root, KeyedChange(change, keyPath: text)) })
@@ -120,6 +123,11 @@ struct StringKeyPath: Sendable {
 /// Whether `type`'s mirror is the one `@KeyValueObservable` writes, with a child per property.
 private func showsObservedProperties(_ type: AnyClass) -> Bool {
     (type as? any KeyValueObservable.Type)?._mirrorShowsObservedProperties ?? false
+}
+
+/// What a string key path observation carries as its key path.
+private struct StringKeyPathStandIn<Root> {
+    subscript(path path: String) -> Void { () }
 }
 
 /// `T` for `T?`, `T??`, …; other types unchanged.

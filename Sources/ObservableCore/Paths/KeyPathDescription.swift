@@ -3,9 +3,11 @@
 /// The runtime describes an `@Observed` property's component as `<computed 0x… (Type)>` where it
 /// cannot find the accessor's symbol (on Linux): the macro makes every `@Observed` property
 /// computed. A key path learnt to be exactly one `@Observed` property of a class is named after
-/// its slot (`_$name`) instead; any other is the runtime's description.
+/// its slot (`_$name`) instead; a string key path's stand-in is the string, quoted; any other is
+/// the runtime's description.
 enum KeyPathDescription {
     static func of(_ keyPath: AnyKeyPath, rootType: AnyClass) -> String {
+        if let name = StringKeyPathNames.name(of: keyPath) { return "\"\(name)\"" }
         if let offset = KeyPathResolutions.shared.knownSlotOffset(keyPath, rootType: rootType) ?? nil,
             let name = ReflectedFields.of(rootType).slotName(atOffset: offset)
         {
