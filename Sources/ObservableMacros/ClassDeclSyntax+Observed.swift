@@ -37,6 +37,11 @@ extension ClassDeclSyntax {
         return Self.unqualifiedNames(first).allSatisfy(knownProtocols.contains)
     }
 
+    /// Whether the class is `public` or `open`, so that what the macros write for it is `public`.
+    var isPublic: Bool {
+        modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }
+    }
+
     /// Whether the class is `final`.
     var isFinal: Bool {
         modifiers.contains { $0.name.tokenKind == .keyword(.final) }

@@ -93,11 +93,8 @@ struct CodableConformance {
         guard problems.isEmpty else { return ([], problems) }
 
         let type = declaration.name.trimmed
-        let isPublic = declaration.modifiers.contains {
-            [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind)
-        }
         let isFinal = declaration.isFinal
-        let access = isPublic ? "public " : ""
+        let access = declaration.isPublic ? "public " : ""
         var result: [DeclSyntax] = []
         if userKeys == nil {
             let cases = coded.map { "case \($0.name.text)" }.joined(separator: "\n")

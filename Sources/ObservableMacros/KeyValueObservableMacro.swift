@@ -41,15 +41,16 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
         case left
         /// A stored `var` that `@Observed` would reject: an error rather than silently unobserved.
         case refused([Diagnostic])
+
+        var isObserved: Bool {
+            if case .observed = self { return true }
+            return false
+        }
     }
 
     static func marking(of property: VariableDeclSyntax, in declaration: ClassDeclSyntax) -> Marking {
-        let marked = property.attributes.contains { element in
-            guard case .attribute(let attribute) = element else { return false }
-            let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init)
-            return name == "Observed" || name == "Unobserved"
-        }
-        guard !marked, property.bindingSpecifier.tokenKind == .keyword(.var),
+        guard !property.hasAttribute(named: ["Observed", "Unobserved"]),
+            property.bindingSpecifier.tokenKind == .keyword(.var),
             !property.hasModifier(.override), !property.hasModifier(.static), !property.hasModifier(.class)
         else { return .left }
         if !property.isSingleIdentifierBinding {

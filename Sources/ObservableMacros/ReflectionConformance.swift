@@ -29,11 +29,8 @@ enum ReflectionConformance {
                 ![.static, .class, .lazy, .override].contains(where: property.hasModifier)
             else { continue }
             let observed =
-                property.hasObservedAttribute
-                || {
-                    if case .observed = KeyValueObservableMacro.marking(of: property, in: declaration) { return true }
-                    return false
-                }()
+                property.hasAttribute(named: ["Observed"])
+                || KeyValueObservableMacro.marking(of: property, in: declaration).isObserved
             for binding in property.bindings where !binding.isComputed {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier,
                     let text = name.identifierText
@@ -41,9 +38,7 @@ enum ReflectionConformance {
                 children.append("\"\(text)\": self.\(observed ? "_" + text : name.text) as Any")
             }
         }
-        let access =
-            declaration.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }
-            ? "public " : ""
+        let access = declaration.isPublic ? "public " : ""
         let list = children.isEmpty ? ":" : children.joined(separator: ", ")
         return [
             """
@@ -53,15 +48,5 @@ enum ReflectionConformance {
             """,
             "\(raw: access)nonisolated static var _mirrorShowsObservedProperties: Bool {\ntrue\n}",
         ]
-    }
-}
-
-extension VariableDeclSyntax {
-    /// Whether `@Observed` is written on the declaration.
-    fileprivate var hasObservedAttribute: Bool {
-        attributes.contains { element in
-            guard case .attribute(let attribute) = element else { return false }
-            return attribute.attributeName.trimmedDescription.split(separator: ".").last == "Observed"
-        }
     }
 }

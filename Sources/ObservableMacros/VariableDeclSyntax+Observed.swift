@@ -17,6 +17,17 @@ extension VariableDeclSyntax {
         modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
     }
 
+    /// Whether one of `names` is written as an attribute, with or without its module
+    /// (`@Observed`, `@ObservableCore.Observed`).
+    func hasAttribute(named names: Set<String>) -> Bool {
+        attributes.contains { element in
+            guard case .attribute(let attribute) = element,
+                let name = attribute.attributeName.trimmedDescription.split(separator: ".").last
+            else { return false }
+            return names.contains(String(name))
+        }
+    }
+
     /// `true` when the binding has accessors other than `willSet`/`didSet` (which still mean stored).
     var isComputed: Bool {
         bindings.first?.isComputed ?? false

@@ -2,7 +2,7 @@
 /// The two are distinct even where they name the same property, as their changes are of
 /// different types.
 @usableFromInline
-enum ControllerKey: Hashable {
+enum ControllerKey {
     case typed(AnyKeyPath)
     case string(String)
 
@@ -11,6 +11,15 @@ enum ControllerKey: Hashable {
         switch self {
         case .typed(let keyPath): KeyPathDescription.of(keyPath, rootType: rootType)
         case .string(let path): "\"\(path)\""
+        }
+    }
+
+    /// Whether it is observed as a path (nested or computed): a string always is, a typed key path
+    /// unless it was learnt to be one `@Observed` property of `rootType`.
+    func isPath(rootType: AnyClass) -> Bool {
+        switch self {
+        case .typed(let keyPath): (KeyPathResolutions.shared.knownSlotOffset(keyPath, rootType: rootType) ?? nil) == nil
+        case .string: true
         }
     }
 }

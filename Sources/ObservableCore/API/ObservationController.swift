@@ -130,116 +130,12 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
-    /// Observes several key paths of `object` with one handler; `change.keyPath` says which changed.
-    ///
-    /// ```swift
-    /// observations.observe(person, keyPaths: [\.name, \.age]) { view, person, change in
-    ///     if change.keyPath == \Person.name { view.renderName() } else { view.renderAge() }
-    /// }
-    /// ```
-    ///
-    /// Each key path is one observation of the pair (object, key path), as if observed alone. An
-    /// empty list observes nothing; debug builds say so on standard error.
-    public func observe<Object: KeyValueObservable>(
-        _ object: Object,
-        keyPaths: [PartialKeyPath<Object>],
-        options: ObservationOptions = [.old, .new],
-        _ handler: @escaping (Observer, Object, ObservedChange<Any>) -> Void
-    ) {
-        if keyPaths.isEmpty { Diagnostics.warnNoKeyPaths(Object.self) }
-        for keyPath in keyPaths {
-            // Every PartialKeyPath<Object> is dynamically a KeyPath<Object, Value> for some Value, and
-            // Object is a class, so the conditional conformance below always applies.
-            guard let typed = keyPath as? any ErasedObservableKeyPath else { continue }
-            typed.observe(object, in: self, options: options) { observer, object, change in
-                handler(observer, unsafeDowncast(object, to: Object.self), change)
-            }
-        }
-    }
-
-    /// Observes several key paths of `object`, calling one method of the observer: KVOController's
-    /// target-action for several key paths. `change.keyPath` says which changed.
-    ///
-    /// ```swift
-    /// final class ProfileView {
-    ///     lazy var observations = ObservationController(observer: self)
-    ///     func bind(_ person: Person) {
-    ///         observations.observe(person, keyPaths: [\.name, \.age], action: ProfileView.personDidChange)
-    ///     }
-    ///     func personDidChange(_ person: Person, _ change: ObservedChange<Any>) { … }
-    /// }
-    /// ```
-    public func observe<Object: KeyValueObservable>(
-        _ object: Object,
-        keyPaths: [PartialKeyPath<Object>],
-        options: ObservationOptions = [.old, .new],
-        action: @escaping (Observer) -> (Object, ObservedChange<Any>) -> Void
-    ) {
-        observe(object, keyPaths: keyPaths, options: options) { observer, object, change in
-            action(observer)(object, change)
-        }
-    }
-
-    /// Observes a string key path of `object` (`"address.city"`), as
-    /// ``KeyValueObservable/observe(keyPath:options:_:)`` does for a token: checked against the
-    /// declared types before anything is observed, values as `Any` in a ``KeyedChange``.
-    ///
-    /// ```swift
-    /// try observations.observe(person, keyPath: "address.city") { view, person, change in
-    ///     view.cityLabel = change.newValue as? String
-    /// }
-    /// ```
-    ///
-    /// One observation per (object, string): observing the same string again replaces it. A string
-    /// and a typed key path naming the same property are two observations.
-    ///
-    /// - Throws: ``StringKeyPathError`` naming the offending component; nothing is observed then.
-    public func observe<Object: KeyValueObservable>(
-        _ object: Object,
-        keyPath: String,
-        options: ObservationOptions = [.old, .new],
-        _ handler: @escaping (Observer, Object, KeyedChange) -> Void
-    ) throws(StringKeyPathError) {
-        let path = try StringKeyPath(keyPath, rootType: type(of: object))
-        register(object, .string(keyPath), options: options) { registration, observerReference, onDeallocated in
-            path.observe(object, options: options, origin: .controller, onObservedDeallocated: onDeallocated) {
-                object, change in
-                guard registration.isActive, let observer = observerReference.value else { return }
-                handler(observer, object, change)
-            }
-        }
-    }
-
-    /// Observes a string key path of `object`, calling a method of the observer (KVOController's
-    /// target-action with a key path string).
-    ///
-    /// ```swift
-    /// try observations.observe(person, keyPath: "address.city", action: ProfileView.cityDidChange)
-    /// ```
-    public func observe<Object: KeyValueObservable>(
-        _ object: Object,
-        keyPath: String,
-        options: ObservationOptions = [.old, .new],
-        action: @escaping (Observer) -> (Object, KeyedChange) -> Void
-    ) throws(StringKeyPathError) {
-        try observe(object, keyPath: keyPath, options: options) { observer, object, change in
-            action(observer)(object, change)
-        }
-    }
-
     /// Ends the observation of `keyPath` on `object`, if there is one.
     public func unobserve<Object: KeyValueObservable>(_ object: Object, _ keyPath: PartialKeyPath<Object>) {
         unobserve(object, .typed(keyPath))
     }
 
-    /// Ends the observation of the string key path `keyPath` on `object`, if there is one: the
-    /// string as it was observed (`"address.city"`), which is not the same observation as the typed
-    /// `\.address?.city`.
-    public func unobserve(_ object: AnyObject, keyPath: String) {
-        unobserve(object, .string(keyPath))
-    }
-
-    private func unobserve(_ object: AnyObject, _ key: ControllerKey) {
+    func unobserve(_ object: AnyObject, _ key: ControllerKey) {
         let id = ObjectIdentifier(object)
         let (registration, entry) = lock.withLock { () -> (ControllerRegistration?, ObservedEntry?) in
             guard let entry = entries[id], entry.object === object else { return (nil, nil) }
@@ -281,12 +177,7 @@ public final class ObservationController<Observer: AnyObject> {
         isObserving(object, .typed(keyPath))
     }
 
-    /// Whether the controller has a live observation of the string key path `keyPath` on `object`.
-    public func isObserving(_ object: AnyObject, keyPath: String) -> Bool {
-        isObserving(object, .string(keyPath))
-    }
-
-    private func isObserving(_ object: AnyObject, _ key: ControllerKey) -> Bool {
+    func isObserving(_ object: AnyObject, _ key: ControllerKey) -> Bool {
         lock.withLock {
             guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return false }
             return entry[key]?.isObserving ?? false
@@ -375,42 +266,3 @@ public final class ObservationController<Observer: AnyObject> {
 // Sendable only with its observer: `controller.observer` must not cross into another task when
 // the observer cannot. (The controller's own state is guarded by its lock.)
 extension ObservationController: @unchecked Sendable where Observer: Sendable {}
-
-/// Opens a `PartialKeyPath` to its `KeyPath<Root, Value>` so a list of heterogeneous key paths can
-/// be observed with typed values.
-protocol ErasedObservableKeyPath {
-    func observe<Observer: AnyObject>(
-        _ object: AnyObject,
-        in controller: ObservationController<Observer>,
-        options: ObservationOptions,
-        _ handler: @escaping (Observer, AnyObject, ObservedChange<Any>) -> Void
-    )
-}
-
-extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
-    func observe<Observer: AnyObject>(
-        _ object: AnyObject,
-        in controller: ObservationController<Observer>,
-        options: ObservationOptions,
-        _ handler: @escaping (Observer, AnyObject, ObservedChange<Any>) -> Void
-    ) {
-        // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
-        let root = unsafeDowncast(object, to: Root.self)
-        controller.register(root, .typed(self), options: options) { registration, observerReference, onDeallocated in
-            let gated: (Root, ObservedChange<Value>) -> Void = { root, change in
-                guard registration.isActive, let observer = observerReference.value else { return }
-                handler(
-                    observer, root,
-                    ObservedChange<Any>(
-                        kind: change.kind,
-                        oldValue: change.oldValue.map { $0 as Any },
-                        newValue: change.newValue.map { $0 as Any },
-                        isPrior: change.isPrior,
-                        keyPath: change._keyPath,
-                        mutation: change.mutation))
-            }
-            return Registration.register(
-                root, self, options: options, origin: .controller, onObservedDeallocated: onDeallocated, handler: gated)
-        }
-    }
-}

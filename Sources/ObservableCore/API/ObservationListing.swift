@@ -27,8 +27,8 @@ enum ObservationListing {
             var line =
                 "  "
                 + describe(
-                    summary.keyPath, summary.options, summary.origin, isPath: summary.isPath,
-                    rootType: summary.root?.type ?? type)
+                    KeyPathDescription.of(summary.keyPath, rootType: summary.root?.type ?? type), summary.options,
+                    summary.origin, isPath: summary.isPath)
             if summary.isPath {
                 if let root = summary.root, root.id != ObjectIdentifier(object) {
                     line += " from \(root.type) \(UnsafeRawPointer(bitPattern: UInt(bitPattern: root.id))!)"
@@ -40,15 +40,11 @@ enum ObservationListing {
         return header(name(of: object), lines)
     }
 
-    /// `\Person.address?.city [.new] token, path`. Whether the key path is a path is looked up
-    /// when `isPath` is `nil`: a key path learnt to be one `@Observed` property of `rootType` is not.
+    /// `\Person.address?.city [.new] token, path`.
     static func describe(
-        _ keyPath: AnyKeyPath, _ options: ObservationOptions, _ origin: ObservationOrigin, isPath: Bool?,
-        rootType: AnyClass
+        _ name: String, _ options: ObservationOptions, _ origin: ObservationOrigin, isPath: Bool
     ) -> String {
-        let isPath = isPath ?? ((KeyPathResolutions.shared.knownSlotOffset(keyPath, rootType: rootType) ?? nil) == nil)
-        let name = KeyPathDescription.of(keyPath, rootType: rootType)
-        return "\(name) \(options) \(origin)\(isPath ? ", path" : "")"
+        "\(name) \(options) \(origin)\(isPath ? ", path" : "")"
     }
 
     /// `Person 0x…`: the class and the address, which tells instances apart.
@@ -103,12 +99,9 @@ extension ObservationController: CustomDebugStringConvertible {
             let type: AnyClass = Swift.type(of: object)
             let prefix = "  \(ObservationListing.name(of: object)): "
             return observed.map { key, options in
-                switch key {
-                case .typed(let keyPath):
-                    prefix + ObservationListing.describe(keyPath, options, .controller, isPath: nil, rootType: type)
-                case .string:
-                    prefix + "\(key.description(rootType: type)) \(options) controller, path"
-                }
+                prefix
+                    + ObservationListing.describe(
+                        key.description(rootType: type), options, .controller, isPath: key.isPath(rootType: type))
             }.sorted()
         }
         return ObservationListing.header(subject, lines)

@@ -1,0 +1,92 @@
+/// Several key paths of one object with one handler or one action, as KVOController's
+/// `observe:keyPaths:`: each key path is one observation, as if observed alone.
+extension ObservationController {
+    /// Observes several key paths of `object` with one handler; `change.keyPath` says which changed.
+    ///
+    /// ```swift
+    /// observations.observe(person, keyPaths: [\.name, \.age]) { view, person, change in
+    ///     if change.keyPath == \Person.name { view.renderName() } else { view.renderAge() }
+    /// }
+    /// ```
+    ///
+    /// Each key path is one observation of the pair (object, key path), as if observed alone. An
+    /// empty list observes nothing; debug builds say so on standard error.
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPaths: [PartialKeyPath<Object>],
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Observer, Object, ObservedChange<Any>) -> Void
+    ) {
+        if keyPaths.isEmpty { Diagnostics.warnNoKeyPaths(Object.self) }
+        for keyPath in keyPaths {
+            // Every PartialKeyPath<Object> is dynamically a KeyPath<Object, Value> for some Value, and
+            // Object is a class, so the conditional conformance below always applies.
+            guard let typed = keyPath as? any ErasedObservableKeyPath else { continue }
+            typed.observe(object, in: self, options: options) { observer, object, change in
+                handler(observer, unsafeDowncast(object, to: Object.self), change)
+            }
+        }
+    }
+
+    /// Observes several key paths of `object`, calling one method of the observer: KVOController's
+    /// target-action for several key paths. `change.keyPath` says which changed.
+    ///
+    /// ```swift
+    /// final class ProfileView {
+    ///     lazy var observations = ObservationController(observer: self)
+    ///     func bind(_ person: Person) {
+    ///         observations.observe(person, keyPaths: [\.name, \.age], action: ProfileView.personDidChange)
+    ///     }
+    ///     func personDidChange(_ person: Person, _ change: ObservedChange<Any>) { … }
+    /// }
+    /// ```
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPaths: [PartialKeyPath<Object>],
+        options: ObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, ObservedChange<Any>) -> Void
+    ) {
+        observe(object, keyPaths: keyPaths, options: options) { observer, object, change in
+            action(observer)(object, change)
+        }
+    }
+}
+
+/// Opens a `PartialKeyPath` to its `KeyPath<Root, Value>` so a list of heterogeneous key paths can
+/// be observed with typed values.
+protocol ErasedObservableKeyPath {
+    func observe<Observer: AnyObject>(
+        _ object: AnyObject,
+        in controller: ObservationController<Observer>,
+        options: ObservationOptions,
+        _ handler: @escaping (Observer, AnyObject, ObservedChange<Any>) -> Void
+    )
+}
+
+extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
+    func observe<Observer: AnyObject>(
+        _ object: AnyObject,
+        in controller: ObservationController<Observer>,
+        options: ObservationOptions,
+        _ handler: @escaping (Observer, AnyObject, ObservedChange<Any>) -> Void
+    ) {
+        // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
+        let root = unsafeDowncast(object, to: Root.self)
+        controller.register(root, .typed(self), options: options) { registration, observerReference, onDeallocated in
+            let gated: (Root, ObservedChange<Value>) -> Void = { root, change in
+                guard registration.isActive, let observer = observerReference.value else { return }
+                handler(
+                    observer, root,
+                    ObservedChange<Any>(
+                        kind: change.kind,
+                        oldValue: change.oldValue.map { $0 as Any },
+                        newValue: change.newValue.map { $0 as Any },
+                        isPrior: change.isPrior,
+                        keyPath: change._keyPath,
+                        mutation: change.mutation))
+            }
+            return Registration.register(
+                root, self, options: options, origin: .controller, onObservedDeallocated: onDeallocated, handler: gated)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// String key paths on the controller, as tokens have them (`observe(keyPath:options:_:)`): KVOController's
+/// users port their string key paths as they were.
+extension ObservationController {
+    /// Observes a string key path of `object` (`"address.city"`), as
+    /// ``KeyValueObservable/observe(keyPath:options:_:)`` does for a token: checked against the
+    /// declared types before anything is observed, values as `Any` in a ``KeyedChange``.
+    ///
+    /// ```swift
+    /// try observations.observe(person, keyPath: "address.city") { view, person, change in
+    ///     view.cityLabel = change.newValue as? String
+    /// }
+    /// ```
+    ///
+    /// One observation per (object, string): observing the same string again replaces it. A string
+    /// and a typed key path naming the same property are two observations.
+    ///
+    /// - Throws: ``StringKeyPathError`` naming the offending component; nothing is observed then.
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPath: String,
+        options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Observer, Object, KeyedChange) -> Void
+    ) throws(StringKeyPathError) {
+        let path = try StringKeyPath(keyPath, rootType: type(of: object))
+        register(object, .string(keyPath), options: options) { registration, observerReference, onDeallocated in
+            path.observe(object, options: options, origin: .controller, onObservedDeallocated: onDeallocated) {
+                object, change in
+                guard registration.isActive, let observer = observerReference.value else { return }
+                handler(observer, object, change)
+            }
+        }
+    }
+
+    /// Observes a string key path of `object`, calling a method of the observer (KVOController's
+    /// target-action with a key path string).
+    ///
+    /// ```swift
+    /// try observations.observe(person, keyPath: "address.city", action: ProfileView.cityDidChange)
+    /// ```
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPath: String,
+        options: ObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, KeyedChange) -> Void
+    ) throws(StringKeyPathError) {
+        try observe(object, keyPath: keyPath, options: options) { observer, object, change in
+            action(observer)(object, change)
+        }
+    }
+
+    /// Ends the observation of the string key path `keyPath` on `object`, if there is one: the
+    /// string as it was observed (`"address.city"`), which is not the same observation as the typed
+    /// `\.address?.city`.
+    public func unobserve(_ object: AnyObject, keyPath: String) {
+        unobserve(object, .string(keyPath))
+    }
+
+    /// Whether the controller has a live observation of the string key path `keyPath` on `object`.
+    public func isObserving(_ object: AnyObject, keyPath: String) -> Bool {
+        isObserving(object, .string(keyPath))
+    }
+}
