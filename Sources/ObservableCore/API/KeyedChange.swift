@@ -23,6 +23,7 @@ public struct KeyedChange: CustomStringConvertible {
         self.keyPath = keyPath
     }
 
+    /// The change on one line, as `print(change)` shows it: kind, old and new values, and the key path.
     public var description: String {
         var parts = ["\(kind)", "\"\(keyPath)\""]
         if isPrior { parts.append("prior") }

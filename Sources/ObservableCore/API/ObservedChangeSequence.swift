@@ -49,7 +49,9 @@ extension KeyValueObservable {
 
 /// The asynchronous sequence of changes returned by ``KeyValueObservable/changes(of:options:bufferingPolicy:)``.
 public struct ObservedChangeSequence<Root: KeyValueObservable, Value: Sendable>: AsyncSequence {
+    /// Each element is one change, as a handler given the same options would receive it.
     public typealias Element = ObservedChange<Value>
+    /// The sequence never throws: it ends when the observed object is deallocated or the task is cancelled.
     public typealias Failure = Never
     /// What happens to changes not consumed yet: `AsyncStream`'s policies.
     public typealias BufferingPolicy = AsyncStream<ObservedChange<Value>>.Continuation.BufferingPolicy
@@ -91,10 +93,13 @@ public struct ObservedChangeSequence<Root: KeyValueObservable, Value: Sendable>:
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<Element>.Iterator
 
+        /// The next change, or `nil` once the observed object is deallocated or the task is cancelled.
         public mutating func next() async -> Element? {
             await base.next()
         }
 
+        /// The next change, resuming on `actor`; `nil` once the observed object is deallocated or the task
+        /// is cancelled.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             await base.next(isolation: actor)
         }

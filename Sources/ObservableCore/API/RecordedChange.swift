@@ -104,6 +104,8 @@ public struct RecordedChange<Root: AnyObject>: Equatable, CustomStringConvertibl
         replacement(keyPath, at: RangeSet(index..<index + 1), old: old, new: new)
     }
 
+    /// Two recorded changes are equal when key path, kind, prior flag and indexes are equal and the old
+    /// and new values are equal as their own `Equatable` types (values of different types are unequal).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.keyPath == rhs.keyPath && lhs.kind == rhs.kind && lhs.isPrior == rhs.isPrior
             && lhs.indexes == rhs.indexes && equal(lhs.oldValue, rhs.oldValue) && equal(lhs.newValue, rhs.newValue)

@@ -6,6 +6,7 @@
 /// }
 /// ```
 public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why a component of a string key path could not be observed.
     public enum Reason: Sendable, Hashable {
         /// The path is empty, or one of its components is (`"address..city"`, `"name."`).
         case emptyComponent
@@ -38,6 +39,7 @@ public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvert
         self.path = path
     }
 
+    /// The error as a sentence naming the key, the type it was looked up on and the whole path.
     public var description: String {
         let detail =
             switch reason {

@@ -84,10 +84,12 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
         array.append(self)
     }
 
+    /// Tokens are equal only when they are the same token (identity).
     public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool {
         lhs === rhs
     }
 
+    /// Hashes the token's identity, so tokens can be kept in a `Set`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }

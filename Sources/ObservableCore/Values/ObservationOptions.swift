@@ -10,9 +10,11 @@
 /// set, the `.prior` notification (before the store, `isPrior == true`, carrying the old value
 /// when `.old` is requested and never a new value), then the notification after the store.
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits; use the named options (``new``, ``old``, ``initial``, ``prior``) instead.
     public let rawValue: UInt8
 
     @inlinable
+    /// Options from their bits; use the named options (``new``, ``old``, ``initial``, ``prior``) instead.
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }

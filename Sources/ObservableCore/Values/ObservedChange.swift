@@ -22,10 +22,10 @@ public struct ObservedChange<Value> {
 
     /// The value before the change, when ``ObservationOptions/old`` was requested.
     public let oldValue: Value?
-    /// The kind of change: ``Kind/setting`` for an assignment; for an `@Observed` array (any
-    /// random-access, range-replaceable collection of `Equatable` elements or of class references)
-    /// mutated in place, ``Kind/insertion``, ``Kind/removal`` or ``Kind/replacement``, with
-    /// ``indexes``.
+    /// The kind of change: ``ObservedChangeKind/setting`` for an assignment; for an `@Observed` array
+    /// (any random-access, range-replaceable collection of `Equatable` elements or of class
+    /// references) mutated in place, ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal``
+    /// or ``ObservedChangeKind/replacement``, with ``indexes``.
     public let kind: Kind
     /// The value after the change, when ``ObservationOptions/new`` was requested.
     public let newValue: Value?
@@ -33,9 +33,10 @@ public struct ObservedChange<Value> {
     public let isPrior: Bool
     /// The key path that was observed: equal (`==`) to the one given to `observe`.
     public var keyPath: AnyKeyPath { _keyPath.object }
-    /// For ``Kind/insertion``, ``Kind/removal`` and ``Kind/replacement``: the positions (offsets from
-    /// the start) that were inserted into the new value, removed from the old one, or replaced.
-    /// `nil` for ``Kind/setting``. `oldValue` and `newValue` stay the whole collection, so
+    /// For ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` and
+    /// ``ObservedChangeKind/replacement``: the positions (offsets from the start) that were inserted
+    /// into the new value, removed from the old one, or replaced. `nil` for
+    /// ``ObservedChangeKind/setting``. `oldValue` and `newValue` stay the whole collection, so
     /// `change.newValue![indexes]` are the inserted elements and `change.oldValue![indexes]` the removed
     /// ones (for an `Array`, whose indexes are offsets).
     public var indexes: RangeSet<Int>? { mutation?.indexes }
@@ -81,6 +82,8 @@ public struct ObservedChange<Value> {
 extension ObservedChange: @unchecked Sendable where Value: Sendable {}
 
 extension ObservedChange: CustomStringConvertible {
+    /// The change on one line, as `print(change)` shows it: kind, indexes, prior flag, old and new
+    /// values (`ObservedChange(setting, old: "", new: "Ann")`).
     public var description: String {
         var parts = ["\(kind)"]
         if let indexes { parts.append("indexes: \(indexes.rangesText)") }
