@@ -44,12 +44,15 @@ def links(path):
     return set(re.findall(r"``(?:ObservableCore/)?([^`]+)``", open(path).read()))
 
 
-landing = os.path.join(catalogue, "ObservableCore.md")
-curated = links(landing)
-for precise, symbol in symbols.items():
-    if precise not in parent and ours(symbol) and name(symbol) not in curated:
-        problems.append(f"not curated on the landing page ({landing}): ``{name(symbol)}``")
+def check_curated(owner, path):
+    """Every symbol of ours whose parent is `owner` (None: the top-level ones) is linked from `path`."""
+    curated = links(path)
+    for precise, symbol in symbols.items():
+        if parent.get(precise) == owner and ours(symbol) and name(symbol) not in curated:
+            problems.append(f"not curated in {path}: ``{name(symbol)}``")
 
+
+check_curated(None, os.path.join(catalogue, "ObservableCore.md"))
 for path in sorted(glob.glob(os.path.join(catalogue, "*.md"))):
     title = re.match(r"# ``ObservableCore/([^`]+)``", open(path).read())
     if not title:
@@ -57,11 +60,8 @@ for path in sorted(glob.glob(os.path.join(catalogue, "*.md"))):
     owner = [p for p, s in symbols.items() if p not in parent and name(s) == title.group(1)]
     if len(owner) != 1:
         problems.append(f"{path}: ``{title.group(1)}`` names no single top-level symbol")
-        continue
-    curated = links(path)
-    for precise, symbol in symbols.items():
-        if parent.get(precise) == owner[0] and ours(symbol) and name(symbol) not in curated:
-            problems.append(f"not curated in {path}: ``{name(symbol)}``")
+    else:
+        check_curated(owner[0], path)
 
 for problem in problems:
     print(problem)
