@@ -348,11 +348,14 @@ func observeCancelBenchmarks() -> [Benchmark] {
     let observed = ObservedModel()
     observed.child = ObservedChild()
     let published = PublishedModel()
+    published.child = PublishedChild()
     let didSet = DidSetModel()
     final class Owner {}
     let owner = Owner()
     let controller = ObservationController(observer: owner)
     let observable = ObservableModel()
+    let observableChild = ObservableChild()
+    observable.child = observableChild
     let tally = Tally()
     return [
         Benchmark(group: "observe + cancel", name: Name.didSet + " (append + removeLast)") { n in
@@ -385,6 +388,26 @@ func observeCancelBenchmarks() -> [Benchmark] {
                 let cancellable = published.$value.sink { _ in }
                 cancellable.cancel()
             }
+        },
+        Benchmark(group: "observe + cancel", name: Name.published + " \\.child?.leaf switchToLatest sink + cancel") {
+            n in
+            for _ in 0..<n {
+                let cancellable = published.$child.compactMap { $0 }.map { $0.$leaf }.switchToLatest().sink { _ in }
+                cancellable.cancel()
+            }
+        },
+        Benchmark(
+            group: "observe + cancel", name: Name.observation + " \\.child?.leaf (tracking ended by a leaf change)"
+        ) { n in
+            for i in 0..<n {
+                withObservationTracking {
+                    _ = observable.child?.leaf
+                } onChange: {
+                    tally.count &+= 1
+                }
+                observableChild.leaf = i
+            }
+            blackHole(tally.count)
         },
         Benchmark(group: "observe + cancel", name: Name.observation + " (tracking ended by a change)") { n in
             for i in 0..<n {

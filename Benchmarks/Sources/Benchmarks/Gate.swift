@@ -38,6 +38,15 @@ let gateCases = [
     GateCase(
         id: "observe + cancel, controller", group: "observe + cancel", name: Name.observed + " controller",
         iterations: 2_000),
+    GateCase(
+        id: "string key path set, 1 observer", group: "string key path: set, 1 observer",
+        name: Name.observed + " \"value\"", iterations: 10_000),
+    GateCase(
+        id: "observe + cancel, string key path", group: "string key path: observe + cancel",
+        name: Name.observed + " \"value\" token", iterations: 2_000),
+    GateCase(
+        id: "changes(of:), setting thread", group: "async sequence: per change",
+        name: Name.observed + " changes(of: \\.value), the setting", iterations: 10_000),
 ]
 
 /// The function whose instructions callgrind counts (`--toggle-collect`, `--dump-after`): one profile per call.

@@ -64,6 +64,16 @@ func memoryReport() -> MemoryReport {
                 publishedModel.$value.sink { _ in captured.count += 1 }
             }
         ))
+    publishedModel.child = PublishedChild()
+    report.rows.append(
+        (
+            "per observation: " + Name.published + " \\.child?.leaf switchToLatest sink",
+            bytesPerValue(count: 5_000) {
+                publishedModel.$child.compactMap { $0 }.map { $0.$leaf }.switchToLatest().sink { _ in
+                    captured.count += 1
+                }
+            }
+        ))
     let observableModel = ObservableModel()
     report.rows.append(
         (
@@ -71,6 +81,18 @@ func memoryReport() -> MemoryReport {
             bytesPerValue {
                 withObservationTracking {
                     _ = observableModel.value
+                } onChange: {
+                    captured.count += 1
+                }
+            }
+        ))
+    observableModel.child = ObservableChild()
+    report.rows.append(
+        (
+            "per observation: " + Name.observation + " withObservationTracking \\.child?.leaf",
+            bytesPerValue(count: 5_000) {
+                withObservationTracking {
+                    _ = observableModel.child?.leaf
                 } onChange: {
                     captured.count += 1
                 }

@@ -32,6 +32,8 @@ let benchmarks =
     + [1, 10, 1000].flatMap(setWithObserversBenchmarks)
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()
+    + stringKeyPathBenchmarks()
+    + changeSequenceBenchmarks()
     + bridgeBenchmarks()
     + actorDeliveryBenchmarks()
     + threadBenchmarks()
@@ -167,8 +169,37 @@ if let nested = result("nested path: leaf change", Name.observed + " \\.child?.l
         )
     }
 }
+let intermediateGroup = "nested path: intermediate replaced"
+if let ours = result(intermediateGroup, Name.observed), let observation = result(intermediateGroup, Name.observation) {
+    check(
+        "intermediate replaced ≤ 0.5× Observation's re-armed tracking", formatRatio(ours / observation),
+        ours / observation <= 0.5)
+    if let published = result(intermediateGroup, Name.published) {
+        check("intermediate replaced faster than OpenCombine", formatRatio(ours / published), ours < published)
+    }
+}
 if let pair = result("observe + cancel", Name.observed + " \\.value") {
     check("observe + cancel ≤ 150 ns a pair", format(pair), pair <= 150)
+    if let controller = result("observe + cancel", Name.observed + " controller") {
+        check("controller observe + unobserve ≤ 2× a token's", formatRatio(controller / pair), controller / pair <= 2)
+    }
+}
+if let nested = result("observe + cancel", Name.observed + " \\.child?.leaf"),
+    let observation = result("observe + cancel", Name.observation + " \\.child?.leaf")
+{
+    check(
+        "nested observe + cancel ≤ 0.5× Observation's track-and-end of the path", formatRatio(nested / observation),
+        nested / observation <= 0.5)
+}
+if let typed = result("string key path: set, 1 observer", Name.observed + " \\.value"),
+    let string = result("string key path: set, 1 observer", Name.observed + " \"value\"")
+{
+    check("string key path set, 1 observer ≤ 2× the typed one", formatRatio(string / typed), string / typed <= 2)
+}
+if let ours = result("async sequence: per change", Name.observed),
+    let observation = result("async sequence: per change", Name.observation)
+{
+    check("changes(of:) per change ≤ 0.5× Observations'", formatRatio(ours / observation), ours / observation <= 0.5)
 }
 if let growth = scalingGrowth {
     check("1M observations on one object linear (time per pair, 1M vs 1k)", formatRatio(growth), growth <= 3)
@@ -184,6 +215,12 @@ if let memory {
     }
     if let perObservation {
         check("≤ 128 bytes per observation", String(format2: perObservation, decimals: 1) + " B", perObservation <= 128)
+    }
+    if let perNested = memory.rows.first(where: {
+        $0.0 == "per observation: " + Name.observed + " \\.child?.leaf token"
+    })?.1 {
+        check(
+            "≤ 256 bytes per nested observation", String(format2: perNested, decimals: 1) + " B", perNested <= 256)
     }
 }
 for group in ["bridged: get", "bridged: set, no observers"] {

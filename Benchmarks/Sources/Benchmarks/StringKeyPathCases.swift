@@ -1,0 +1,43 @@
+import ObservableCore
+
+// String key paths against the typed observation of the same property, in the same run. No peer
+// that runs here can observe by string (Cocoa KVO needs the Objective-C runtime), so the typed
+// observation is the reference.
+
+func stringKeyPathBenchmarks() -> [Benchmark] {
+    let sink = Tally()
+    let typedModel = ObservedModel()
+    let stringModel = ObservedModel()
+    let typedToken = typedModel.observe(\.value, options: [.old, .new]) { _, change in
+        sink.count &+= change.oldValue! &+ change.newValue!
+    }
+    // The handler reads the values as the typed one does; a string observation's are `Any`.
+    let stringToken = try! stringModel.observe(keyPath: "value", options: [.old, .new]) { _, change in
+        sink.count &+= (change.oldValue as! Int) &+ (change.newValue as! Int)
+    }
+    let observed = ObservedModel()
+    return [
+        Benchmark(group: "string key path: set, 1 observer", name: Name.observed + " \\.value (typed)") { n in
+            for i in 0..<n { typedModel.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(typedToken) {}
+        },
+        Benchmark(group: "string key path: set, 1 observer", name: Name.observed + " \"value\"") { n in
+            for i in 0..<n { stringModel.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(stringToken) {}
+        },
+        Benchmark(group: "string key path: observe + cancel", name: Name.observed + " \\.value token (typed)") { n in
+            for _ in 0..<n {
+                let token = observed.observe(\.value) { _, _ in }
+                token.cancel()
+            }
+        },
+        Benchmark(group: "string key path: observe + cancel", name: Name.observed + " \"value\" token") { n in
+            for _ in 0..<n {
+                let token = try! observed.observe(keyPath: "value") { _, _ in }
+                token.cancel()
+            }
+        },
+    ]
+}
