@@ -154,4 +154,61 @@ struct ChangesSequenceTests {
         person.name = "D"  // after the third element the loop has left: buffered, then dropped
         #expect(await task.value == ["A", "B", "C"])
     }
+
+    @Test("a long unconsumed run comes out whole and in order, also after taking some in between")
+    func longRunInOrder() async {
+        let person = Person()
+        var iterator = person.changes(of: \.age).makeAsyncIterator()
+        for age in 1...100 { person.age = age }
+        var ages: [Int] = []
+        for _ in 0..<40 { ages.append((await iterator.next())?.newValue ?? -1) }
+        for age in 101...300 { person.age = age }
+        for _ in 0..<260 { ages.append((await iterator.next())?.newValue ?? -1) }
+        #expect(ages == Array(1...300))
+    }
+
+    @Test(".bufferingNewest(n) keeps the latest n in order; .bufferingOldest(n) keeps the first n; 0 keeps none")
+    func boundedPolicies() async {
+        let person = Person()
+        var newest = person.changes(of: \.age, bufferingPolicy: .bufferingNewest(3)).makeAsyncIterator()
+        var oldest = person.changes(of: \.age, bufferingPolicy: .bufferingOldest(3)).makeAsyncIterator()
+        for age in 1...100 { person.age = age }
+        var kept: [Int] = []
+        for _ in 0..<3 { kept.append((await newest.next())?.newValue ?? -1) }
+        #expect(kept == [98, 99, 100])
+        kept = []
+        for _ in 0..<3 { kept.append((await oldest.next())?.newValue ?? -1) }
+        #expect(kept == [1, 2, 3])
+        person.age = 101  // room again: kept by both
+        #expect(await newest.next()?.newValue == 101)
+        #expect(await oldest.next()?.newValue == 101)
+        var none: ObservedChangeSequence<Person, Int>.Iterator
+        do {
+            let other = Person()
+            none = other.changes(of: \.age, bufferingPolicy: .bufferingNewest(0)).makeAsyncIterator()
+            for age in 1...100 { other.age = age }
+        }
+        #expect(await none.next() == nil)  // nothing kept, and the object is gone
+    }
+
+    @Test("cancelling a task waiting in next() gives nil and ends the observation; so does dropping the iterator")
+    func cancellingWhileWaitingEnds() async {
+        nonisolated(unsafe) let person = Person()
+        let waiting = Task {
+            var iterator = person.changes(of: \.age).makeAsyncIterator()
+            return await iterator.next()?.newValue
+        }
+        while !person.observationsDescription.contains("1 live") { await Task.yield() }
+        try? await Task.sleep(for: .milliseconds(20))  // into next(), suspended
+        waiting.cancel()
+        #expect(await waiting.value == nil)
+        #expect(person.observationsDescription.hasSuffix("no live observations"))
+        do {
+            var iterator = person.changes(of: \.age).makeAsyncIterator()
+            person.age = 1
+            #expect(await iterator.next()?.newValue == 1)
+            #expect(person.observationsDescription.contains("1 live"))
+        }
+        #expect(person.observationsDescription.hasSuffix("no live observations"))
+    }
 }

@@ -56,10 +56,10 @@ public struct ObservedChangeSequence<Root: KeyValueObservable, Value: Sendable>:
     /// What happens to changes not consumed yet: `AsyncStream`'s policies.
     public typealias BufferingPolicy = AsyncStream<ObservedChange<Value>>.Continuation.BufferingPolicy
 
-    private weak var root: Root?
-    private let keyPath: KeyPath<Root, Value>
-    private let options: ObservationOptions
-    private let bufferingPolicy: BufferingPolicy
+    @usableFromInline weak var root: Root?
+    @usableFromInline let keyPath: KeyPath<Root, Value>
+    @usableFromInline let options: ObservationOptions
+    @usableFromInline let bufferingPolicy: BufferingPolicy
 
     init(root: Root, keyPath: KeyPath<Root, Value>, options: ObservationOptions, bufferingPolicy: BufferingPolicy) {
         self.root = root
@@ -69,39 +69,89 @@ public struct ObservedChangeSequence<Root: KeyValueObservable, Value: Sendable>:
     }
 
     /// Starts observing; the observation lasts as long as the iteration.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        // Inlinable, with the buffer: specialised for `Value` where the sequence is iterated.
+        let buffer = ChangeBuffer<Element>(bufferingPolicy)
+        guard let root else {
+            buffer.finish()
+            return Iterator(ChangeIteration(buffer: buffer, token: nil))
+        }
         // Changes are produced on the setting threads and consumed by the iterating task, hence
         // `Value: Sendable`.
-        let producer = continuation
-        if let root {
-            let handler: (Root, Element) -> Void = { _, change in producer.yield(change) }
-            let observation = Registration.register(
-                root, keyPath, options: options, origin: .sequence, onObservedDeallocated: { producer.finish() },
-                handler: handler)
-            let token = ObservationToken(observation)
-            continuation.onTermination = { _ in token.cancel() }
-            // Inactive from the start: the path reads no @Observed property, or the object is going.
-            if !observation.isActive { continuation.finish() }
-        } else {
-            continuation.finish()
-        }
-        return Iterator(base: stream.makeAsyncIterator())
+        let observation = Registration.register(
+            root, keyPath, options: options, origin: .sequence, onObservedDeallocated: { buffer.finish() },
+            handler: { _, change in buffer.yield(change) })
+        // Inactive from the start: the path reads no @Observed property, or the object is going.
+        if !observation.isActive { buffer.finish() }
+        return Iterator(ChangeIteration(buffer: buffer, token: ObservationToken(observation)))
     }
 
     /// Iterates the changes; see ``KeyValueObservable/changes(of:options:bufferingPolicy:)``.
     public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncStream<Element>.Iterator
+        @usableFromInline let iteration: ChangeIteration<Element>
+
+        @usableFromInline
+        init(_ iteration: ChangeIteration<Element>) {
+            self.iteration = iteration
+        }
 
         /// The next change, or `nil` once the observed object is deallocated or the task is cancelled.
+        @inlinable
         public mutating func next() async -> Element? {
-            await base.next()
+            await iteration.next(isolation: nil)
         }
 
         /// The next change, resuming on `actor`; `nil` once the observed object is deallocated or the task
         /// is cancelled.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            await base.next(isolation: actor)
+            await iteration.next(isolation: actor)
         }
+    }
+}
+
+/// One iteration of an `ObservedChangeSequence`: its buffer and its observation, which ends when the
+/// iteration is cancelled or left (this object, held only by the iterator, goes).
+@usableFromInline
+final class ChangeIteration<Element: Sendable>: Sendable {
+    @usableFromInline let buffer: ChangeBuffer<Element>
+    @usableFromInline let token: ObservationToken?
+
+    @usableFromInline
+    init(buffer: ChangeBuffer<Element>, token: ObservationToken?) {
+        self.buffer = buffer
+        self.token = token
+    }
+
+    deinit {
+        token?.cancel()
+    }
+
+    /// A waiting element without suspending; else waits for one. A cancelled task gets `nil` at once,
+    /// as from an `AsyncStream`, and ends the observation.
+    @inlinable
+    func next(isolation actor: isolated (any Actor)?) async -> Element? {
+        if Task.isCancelled {
+            cancel()
+            return nil
+        }
+        switch buffer.takeNow() {
+        case .element(let element): return element
+        case .finished: return nil
+        case .empty: break
+        }
+        return await withTaskCancellationHandler {
+            await buffer.wait(isolation: actor)
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    /// The task was cancelled: the sequence ends now, with its observation.
+    @usableFromInline
+    func cancel() {
+        token?.cancel()
+        buffer.cancel()
     }
 }
