@@ -306,21 +306,21 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         {
             return ([], [])
         }
-        var current = Dictionary(links.map { ($0.listID, $0) }, uniquingKeysWith: { first, _ in first })
+        // Paths are short: linear searches, no hashed table (building one was most of a re-link).
+        var remaining = links
         var relinked: [any DependencyLink] = []
         relinked.reserveCapacity(accesses.count)
         for (index, access) in accesses.enumerated() {
-            if let kept = current[access.listID], kept.deliversLeaf == deliversLeaf(index) {
-                current[access.listID] = nil
-                relinked.append(kept)
-            } else if let link = access.list.attach(self, leaf: deliversLeaf(index) ? leaf : nil) {
+            let leafHere = deliversLeaf(index)
+            if let kept = remaining.firstIndex(where: { $0.listID == access.listID && $0.deliversLeaf == leafHere }) {
+                relinked.append(remaining.remove(at: kept))
+            } else if let link = access.list.attach(self, leaf: leafHere ? leaf : nil) {
                 relinked.append(link)
             }
         }
-        let stale = Array(current.values)
-        for link in stale { link.detach() }
+        for link in remaining { link.detach() }
         links = relinked
-        return (stale, pending.forget(Set(stale.map { ObjectIdentifier($0) })))
+        return (remaining, remaining.isEmpty ? [] : pending.forget(remaining.map { ObjectIdentifier($0) }))
     }
 
     private func deliver(_ root: Root, _ change: ObservedChange<Value>) {

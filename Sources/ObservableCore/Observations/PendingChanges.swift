@@ -42,7 +42,7 @@ struct PendingChanges {
     }
 
     /// Drops the changes that came through `sources` (links that are going): their old values.
-    mutating func forget(_ sources: Set<ObjectIdentifier>) -> [ValueBox] {
+    mutating func forget(_ sources: [ObjectIdentifier]) -> [ValueBox] {
         for (change, count) in counts {
             guard let source = change.source, sources.contains(source) else { continue }
             counts[change] = nil
