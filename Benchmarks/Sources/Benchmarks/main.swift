@@ -131,43 +131,44 @@ print("| --- | --- | --- |")
 if let plain = result("get", Name.plain), let ours = result("get", Name.observed) {
     check("get ≤ 1.5× a plain stored property", formatRatio(ours / plain), ours / plain <= 1.5)
 }
+// The targets as restated on 2026-11-23 (issue 21, Design.md): against the in-process references of
+// this run where the direct path is at its floor; the old absolute forms stay as figures.
 if let plain = result("set, no observers", Name.plain), let ours = result("set, no observers", Name.observed),
     let observation = result("set, no observers", Name.observation)
 {
-    check("set, no observers ≤ 2× plain", formatRatio(ours / plain), ours / plain <= 2)
     check(
         "set, no observers ≥ 20× faster than @Observable", formatRatio(observation / ours) + " faster",
         observation / ours >= 20)
+    print("| (figure) set, no observers vs a plain stored property | \(formatRatio(ours / plain)) | — |")
 }
 if let ours = result("set, 1 observer", Name.observed), let didSet = result("set, 1 observer", Name.didSet) {
     check("set, 1 observer (old+new) ≤ 10 ns", format(ours), ours <= 10)
     check(
         "set, 1 observer faster than didSet + closure array", formatRatio(ours / didSet) + " of didSet", ours < didSet)
 }
-if let one = result("set, 1 observer", Name.observed), let thousand = result("set, 1000 observers", Name.observed) {
-    let perExtra = (thousand - one) / 999
-    check("set, N observers: ≤ 3 ns per extra observer", format(perExtra), perExtra <= 3)
-}
-// Context for the target above, not targets: the same per-observer work written in C, and that loop
-// laying the change out for each call as Swift does.
-for (name, label) in [
-    (Name.cReference, "the C loop of CReference.h"),
-    (Name.cReferenceRelaid, "that loop, the change laid out for each call"),
-] {
-    if let one = result("set, 1 observer", name), let thousand = result("set, 1000 observers", name) {
-        print("| (reference) \(label), per extra observer | \(format((thousand - one) / 999)) | — |")
+/// Time per extra observer of `name` (1,000 observers against 1), in this run.
+@MainActor func perExtraObserver(_ name: String) -> Double? {
+    guard let one = result("set, 1 observer", name), let thousand = result("set, 1000 observers", name) else {
+        return nil
     }
+    return (thousand - one) / 999
+}
+if let perExtra = perExtraObserver(Name.observed), let relaid = perExtraObserver(Name.cReferenceRelaid) {
+    check(
+        "per extra observer ≤ 1.3× the C loop laying the change out for each call",
+        format(perExtra) + ", " + formatRatio(perExtra / relaid), perExtra / relaid <= 1.3)
+}
+if let loop = perExtraObserver(Name.cReference) {
+    print("| (reference) the C loop of CReference.h, per extra observer | \(format(loop)) | — |")
 }
 if let nested = result("nested path: leaf change", Name.observed + " \\.child?.leaf"),
-    let direct = result("nested path: leaf change", Name.observed + " \\.leaf on the child")
+    let direct = result("nested path: leaf change", Name.observed + " \\.leaf on the child"),
+    let reference = result("nested path: leaf change", Name.weakRootReference)
 {
-    check("nested path leaf change ≤ 2× the direct one", formatRatio(nested / direct), nested / direct <= 2)
-    if let reference = result("nested path: leaf change", Name.weakRootReference) {
-        // Context, not a target: what loading the root from a weak reference adds alone.
-        print(
-            "| (reference) the direct change plus a weak load of a root, vs the direct one | \(formatRatio(reference / direct)) | — |"
-        )
-    }
+    check(
+        "nested leaf change ≤ 1.3× the direct change whose handler loads a weak root",
+        formatRatio(nested / reference), nested / reference <= 1.3)
+    print("| (figure) nested leaf change vs the direct one | \(formatRatio(nested / direct)) | — |")
 }
 let intermediateGroup = "nested path: intermediate replaced"
 if let ours = result(intermediateGroup, Name.observed), let observation = result(intermediateGroup, Name.observation) {
