@@ -235,6 +235,20 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
 
 // MARK: - nested paths
 
+/// Observation's way to see one change of `\.child?.leaf`, `n` times: track the path, then change the
+/// leaf, which ends the tracking. Both its nested leaf change and its nested observe + cancel.
+func trackPathThenChangeLeaf(_ model: ObservableModel, _ child: ObservableChild, _ sink: Tally, _ n: Int) {
+    for i in 0..<n {
+        withObservationTracking {
+            _ = model.child?.leaf
+        } onChange: {
+            sink.count &+= 1
+        }
+        child.leaf = i
+    }
+    blackHole(sink.count)
+}
+
 func nestedPathBenchmarks() -> [Benchmark] {
     let sink = Tally()
 
@@ -300,15 +314,7 @@ func nestedPathBenchmarks() -> [Benchmark] {
         Benchmark(group: "nested path: leaf change", name: Name.observation + " (re-armed, no values)") { n in
             let child = observableChildren[0]
             observable.child = child
-            for i in 0..<n {
-                withObservationTracking {
-                    _ = observable.child?.leaf
-                } onChange: {
-                    sink.count &+= 1
-                }
-                child.leaf = i
-            }
-            blackHole(sink.count)
+            trackPathThenChangeLeaf(observable, child, sink, n)
         },
         Benchmark(group: "nested path: leaf change", name: Name.published + " (switchToLatest, new only)") { n in
             let child = publishedChildren[0]
@@ -399,15 +405,7 @@ func observeCancelBenchmarks() -> [Benchmark] {
         Benchmark(
             group: "observe + cancel", name: Name.observation + " \\.child?.leaf (tracking ended by a leaf change)"
         ) { n in
-            for i in 0..<n {
-                withObservationTracking {
-                    _ = observable.child?.leaf
-                } onChange: {
-                    tally.count &+= 1
-                }
-                observableChild.leaf = i
-            }
-            blackHole(tally.count)
+            trackPathThenChangeLeaf(observable, observableChild, tally, n)
         },
         Benchmark(group: "observe + cancel", name: Name.observation + " (tracking ended by a change)") { n in
             for i in 0..<n {

@@ -33,6 +33,19 @@ final class ChangeIteratorBox: @unchecked Sendable {
     }
 }
 
+/// The loop every contender runs: sets `n` values the property does not hold (from `start`),
+/// awaiting each change through `iterator` before the next set; the sum of the values it gave.
+func setThenAwaitEach<Iterator: AsyncIteratorProtocol>(
+    _ n: Int, from iterator: inout Iterator, start: Int, set: (Int) -> Void, value: (Iterator.Element) -> Int
+) async -> Int where Iterator.Failure == Never {
+    var sum = 0
+    for i in 0..<n {
+        set(start &+ i)
+        sum &+= value(await iterator.next(isolation: nil)!)
+    }
+    return sum
+}
+
 func changeSequenceBenchmarks() -> [Benchmark] {
     let group = "async sequence: per change"
     let observed = SharedModel()
@@ -40,31 +53,22 @@ func changeSequenceBenchmarks() -> [Benchmark] {
     let published = SharedPublishedModel()
     var benchmarks = [
         Benchmark(group: group, name: Name.observed + " changes(of: \\.value)") { n in
-            let sum = waitForTask {
-                var sum = 0
-                var changes = observed.changes(of: \.value).makeAsyncIterator()
-                let start = observed.value &+ 1
-                for i in 0..<n {
-                    observed.value = start &+ i
-                    sum &+= await changes.next()!.newValue!
-                }
-                return sum
-            }
-            blackHole(sum)
+            blackHole(
+                waitForTask {
+                    var changes = observed.changes(of: \.value).makeAsyncIterator()
+                    return await setThenAwaitEach(
+                        n, from: &changes, start: observed.value &+ 1, set: { observed.value = $0 },
+                        value: { $0.newValue! })
+                })
         },
         Benchmark(group: group, name: Name.published + " $value.values") { n in
-            let sum = waitForTask {
-                var sum = 0
-                var values = published.$value.values.makeAsyncIterator()
-                sum &+= await values.next()!  // the current value comes first
-                let start = published.value &+ 1
-                for i in 0..<n {
-                    published.value = start &+ i
-                    sum &+= await values.next()!
-                }
-                return sum
-            }
-            blackHole(sum)
+            blackHole(
+                waitForTask {
+                    var values = published.$value.values.makeAsyncIterator()
+                    let current = await values.next()!  // the current value comes first
+                    return await setThenAwaitEach(
+                        n, from: &values, start: current &+ 1, set: { published.value = $0 }, value: { $0 })
+                })
         },
         // What the speed gate counts (only the thread that sets): each change buffered for a task that
         // drains them afterwards.
@@ -78,18 +82,13 @@ func changeSequenceBenchmarks() -> [Benchmark] {
     if #available(macOS 26.0, *) {
         benchmarks.append(
             Benchmark(group: group, name: Name.observation + " Observations { }") { n in
-                let sum = waitForTask {
-                    var sum = 0
-                    var values = Observations { observable.value }.makeAsyncIterator()
-                    sum &+= await values.next()!  // the current value comes first
-                    let start = observable.value &+ 1
-                    for i in 0..<n {
-                        observable.value = start &+ i
-                        sum &+= await values.next()!
-                    }
-                    return sum
-                }
-                blackHole(sum)
+                blackHole(
+                    waitForTask {
+                        var values = Observations { observable.value }.makeAsyncIterator()
+                        let current = await values.next()!  // the current value comes first
+                        return await setThenAwaitEach(
+                            n, from: &values, start: current &+ 1, set: { observable.value = $0 }, value: { $0 })
+                    })
             })
     }
     return benchmarks

@@ -306,7 +306,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         {
             return ([], [])
         }
-        // Paths are short: linear searches, no hashed table (building one was most of a re-link).
+        // Paths are short: linear searches, rather than a hashed table built at every move.
         var remaining = links
         var relinked: [any DependencyLink] = []
         relinked.reserveCapacity(accesses.count)
