@@ -2,9 +2,17 @@
 /// The two are distinct even where they name the same property, as their changes are of
 /// different types.
 @usableFromInline
-enum ControllerKey {
+enum ControllerKey: Equatable {
     case typed(AnyKeyPath)
     case string(String)
+
+    /// A typed key path's identity: the cheap test, tried before equality.
+    var identity: ObjectIdentifier? {
+        switch self {
+        case .typed(let keyPath): ObjectIdentifier(keyPath)
+        case .string: nil
+        }
+    }
 
     /// `\Person.name` or `"address.city"`, for the description and the debug warnings.
     func description(rootType: AnyClass) -> String {

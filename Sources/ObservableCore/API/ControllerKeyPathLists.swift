@@ -72,21 +72,25 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
     ) {
         // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
         let root = unsafeDowncast(object, to: Root.self)
-        controller.register(root, .typed(self), options: options) { registration, observerReference, onDeallocated in
-            let gated: (Root, ObservedChange<Value>) -> Void = { root, change in
-                guard registration.isActive, let observer = observerReference.value else { return }
-                handler(
-                    observer, root,
-                    ObservedChange<Any>(
-                        kind: change.kind,
-                        oldValue: change.oldValue.map { $0 as Any },
-                        newValue: change.newValue.map { $0 as Any },
-                        isPrior: change.isPrior,
-                        keyPath: change._keyPath,
-                        mutation: change.mutation))
+        let registration = ControllerHandler(
+            object: root, key: .typed(self), options: options, observer: controller.observerReference
+        ) { (observer: Observer, root: Root, change: ObservedChange<Value>) in
+            handler(
+                observer, root,
+                ObservedChange<Any>(
+                    kind: change.kind,
+                    oldValue: change.oldValue.map { $0 as Any },
+                    newValue: change.newValue.map { $0 as Any },
+                    isPrior: change.isPrior,
+                    keyPath: change._keyPath,
+                    mutation: change.mutation))
+        }
+        controller.register(root, registration) { onDeallocated in
+            Registration.register(
+                root, self, options: options, origin: .controller, onObservedDeallocated: onDeallocated
+            ) { root, change in
+                registration.deliver(root, change)
             }
-            return Registration.register(
-                root, self, options: options, origin: .controller, onObservedDeallocated: onDeallocated, handler: gated)
         }
     }
 }

@@ -22,11 +22,12 @@ extension ObservationController {
         _ handler: @escaping (Observer, Object, KeyedChange) -> Void
     ) throws(StringKeyPathError) {
         let path = try StringKeyPath(keyPath, rootType: type(of: object))
-        register(object, .string(keyPath), options: options) { registration, observerReference, onDeallocated in
+        let registration = ControllerHandler(
+            object: object, key: .string(keyPath), options: options, observer: observerReference, handler: handler)
+        register(object, registration) { onDeallocated in
             path.observe(object, options: options, origin: .controller, onObservedDeallocated: onDeallocated) {
                 object, change in
-                guard registration.isActive, let observer = observerReference.value else { return }
-                handler(observer, object, change)
+                registration.deliver(object, change)
             }
         }
     }

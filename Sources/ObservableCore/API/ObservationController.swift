@@ -46,10 +46,8 @@ public final class ObservationController<Observer: AnyObject> {
     private let onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)?
 
     private let lock = Lock()
-    /// Guarded by `lock`.
-    private var entries: [ObjectIdentifier: ObservedEntry] = [:]
-    /// Guarded by `lock`.
-    private var nextEntryID = 0
+    /// Guarded by `lock` (so without run-time exclusivity checks; the table calls nothing out).
+    @exclusivity(unchecked) private var table = ControllerTable()
     /// This controller, weakly, for the deallocation hooks of its observations (see `register`).
     /// Set once, at the end of `init`.
     private var weakSelf: WeakReference<ObservationController>!
@@ -98,14 +96,14 @@ public final class ObservationController<Observer: AnyObject> {
         _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
     ) {
         // Inlinable so that the gate and the notify function are specialised for Object and Value.
-        register(object, .typed(keyPath), options: options) { registration, observerReference, onDeallocated in
-            let gated: (Object, ObservedChange<Value>) -> Void = { object, change in
-                guard registration.isActive, let observer = observerReference.value else { return }
-                handler(observer, object, change)
+        let registration = ControllerHandler(
+            object: object, key: .typed(keyPath), options: options, observer: observerReference, handler: handler)
+        register(object, registration) { onDeallocated in
+            Registration.register(
+                object, keyPath, options: options, origin: .controller, onObservedDeallocated: onDeallocated
+            ) { object, change in
+                registration.deliver(object, change)
             }
-            return Registration.register(
-                object, keyPath, options: options, origin: .controller, onObservedDeallocated: onDeallocated,
-                handler: gated)
         }
     }
 
@@ -135,36 +133,19 @@ public final class ObservationController<Observer: AnyObject> {
         unobserve(object, .typed(keyPath))
     }
 
+    // Each removal ends what it removed after the lock, where a retained object is released too.
     func unobserve(_ object: AnyObject, _ key: ControllerKey) {
-        let id = ObjectIdentifier(object)
-        let (registration, entry) = lock.withLock { () -> (ControllerRegistration?, ObservedEntry?) in
-            guard let entry = entries[id], entry.object === object else { return (nil, nil) }
-            let registration = entry.removeValue(forKey: key)
-            // The entry (and a retained object with it) is released after the lock.
-            return (registration, entry.isEmpty ? entries.removeValue(forKey: id) : nil)
-        }
-        registration?.cancel()
-        withExtendedLifetime(entry) {}
+        lock.withLock { table.remove(key, of: object) }?.endChain()
     }
 
     /// Ends every observation of `object` made through this controller.
     public func unobserve(_ object: AnyObject) {
-        let id = ObjectIdentifier(object)
-        let entry = lock.withLock { () -> ObservedEntry? in
-            guard let entry = entries[id], entry.object === object else { return nil }
-            return entries.removeValue(forKey: id)
-        }
-        entry?.cancelAll()
+        lock.withLock { table.removeAll(of: object) }?.endChain()
     }
 
     /// Ends every observation made through this controller.
     public func unobserveAll() {
-        let all = lock.withLock { () -> [ObjectIdentifier: ObservedEntry] in
-            var taken: [ObjectIdentifier: ObservedEntry] = [:]
-            swap(&taken, &entries)
-            return taken
-        }
-        for entry in all.values { entry.cancelAll() }
+        lock.withLock { table.removeAll() }?.endChain()
     }
 
     /// Whether the controller has a live observation of `keyPath` on `object`: registered, not
@@ -178,15 +159,12 @@ public final class ObservationController<Observer: AnyObject> {
     }
 
     func isObserving(_ object: AnyObject, _ key: ControllerKey) -> Bool {
-        lock.withLock {
-            guard let entry = entries[ObjectIdentifier(object)], entry.object === object else { return false }
-            return entry[key]?.isObserving ?? false
-        }
+        lock.withLock { table.registration(key, of: object)?.isObserving ?? false }
     }
 
     /// The objects currently observed through this controller.
     public var observedObjects: [AnyObject] {
-        lock.withLock { entries.values.compactMap(\.object) }
+        lock.withLock { table.objects }
     }
 
     // MARK: Machinery
@@ -196,69 +174,44 @@ public final class ObservationController<Observer: AnyObject> {
     func liveObservations() -> [(object: AnyObject, observed: [(key: ControllerKey, options: ObservationOptions)])] {
         lock.withLock {
             var live: [(object: AnyObject, observed: [(key: ControllerKey, options: ObservationOptions)])] = []
-            for entry in entries.values.sorted(by: { $0.id < $1.id }) {
-                guard let object = entry.object else { continue }
-                let observed = entry.registrations.filter { $0.registration.isObserving }.map {
-                    ($0.key, $0.registration.options)
-                }
+            for (object, registrations) in table.byObject {
+                let observed = registrations.filter(\.isObserving).map { (key: $0.key, options: $0.options) }
                 if !observed.isEmpty { live.append((object, observed)) }
             }
             return live
         }
     }
 
-    /// Records a registration for (object, keyPath) in the table *before* starting the observation,
-    /// so that `unobserve` from inside the `.initial` callback (which runs within `start`) finds it;
+    /// Records `registration` for `object` in the table *before* starting the observation, so that
+    /// `unobserve` from inside the `.initial` callback (which runs within `start`) finds it;
     /// KVOController needed a state machine for the same case.
     @usableFromInline
     func register<Object: AnyObject>(
-        _ object: Object,
-        _ key: ControllerKey,
-        options: ObservationOptions,
-        start: (ControllerRegistration, WeakReference<Observer>, @escaping DeallocationHook) -> AnyObservation
+        _ object: Object, _ registration: ControllerRegistration,
+        start: (_ onObservedDeallocated: DeallocationHook?) -> AnyObservation
     ) {
-        let registration = ControllerRegistration(options: options)
-        let id = ObjectIdentifier(object)
-        let (entryID, replaced) = lock.withLock { () -> (Int, [ControllerRegistration]) in
-            var replaced: [ControllerRegistration] = []
-            let entry: ObservedEntry
-            if let existing = entries[id], existing.object === object {
-                entry = existing
-            } else {
-                // A new object, or a dead one's stale entry whose address was reused.
-                if let stale = entries[id] { replaced.append(contentsOf: stale.registrations.map(\.registration)) }
-                let retained = retainsObserved && object !== observerReference.value
-                entry = ObservedEntry(id: nextEntryID, object: object, retained: retained)
-                nextEntryID += 1
-                entries[id] = entry
-            }
-            if let previous = entry.updateValue(registration, forKey: key) {
-                if previous.isActive { Diagnostics.warnReplacedObservation(key, of: object) }
-                replaced.append(previous)
-            }
-            return (entry.id, replaced)
+        let retained = retainsObserved && object !== observerReference.value
+        lock.withLock { table.insert(registration, of: object, retained: retained) }?.endChain()
+        // A retained object cannot end while observed. The hook runs on the thread that releases the
+        // object; it touches only the table, under its lock, so the controller may be reached from
+        // there even when it is not `Sendable`.
+        var onDeallocated: DeallocationHook?
+        if !retained {
+            let controller: WeakReference<ObservationController> = weakSelf
+            let id = ObjectIdentifier(object)
+            onDeallocated = { controller.value?.observedObjectDeallocated(registration, id: id) }
         }
-        for previous in replaced { previous.cancel() }
-        // The hook runs on the thread that releases the object; it touches only the table, under
-        // its lock, so the controller may be reached from there even when it is not `Sendable`.
-        let controller: WeakReference<ObservationController> = weakSelf
-        let onDeallocated: DeallocationHook = {
-            controller.value?.observedObjectDeallocated(entryID: entryID, objectID: id)
-        }
-        registration.attach(start(registration, observerReference, onDeallocated))
+        let observation = start(onDeallocated)
+        lock.withLock { registration.attach(observation) }?.cancelOwned()
     }
 
-    /// One of an observed object's observations ended because the object was deallocated; the first
-    /// to report it removes the object's entry and tells the observer.
-    private func observedObjectDeallocated(entryID: Int, objectID: ObjectIdentifier) {
-        let entry = lock.withLock { () -> ObservedEntry? in
-            guard entries[objectID]?.id == entryID else { return nil }
-            return entries.removeValue(forKey: objectID)
-        }
-        guard let entry else { return }
-        entry.cancelAll()
+    /// An observed object with identity `id` was deallocated, ending `registration`'s observation;
+    /// the first of its registrations to report it removes its list and tells the observer.
+    private func observedObjectDeallocated(_ registration: ControllerRegistration, id: ObjectIdentifier) {
+        guard let removed = lock.withLock({ table.removeList(of: registration, id: id) }) else { return }
+        removed.endChain()
         if let onObservedDeallocated, let observer = observerReference.value {
-            onObservedDeallocated(observer, objectID)
+            onObservedDeallocated(observer, id)
         }
     }
 }

@@ -64,6 +64,12 @@ class AnyObservation: @unchecked Sendable {
         didCancel()
     }
 
+    /// Cancels as a token does, for an owner that holds the observation strongly (a controller's
+    /// registration): no claim needs to keep it alive.
+    final func cancelOwned() {
+        if claimCancel() { finishCancel() }
+    }
+
     /// Ends the observation for any reason but a token's cancel: `true` for the call that ended it.
     /// Waits while a token holds a claim (which it drops after a few instructions).
     @usableFromInline

@@ -1,0 +1,182 @@
+/// A controller's observations: for each observed object, the list of its registrations, one per key.
+/// A value guarded by the controller's lock; it calls nothing out.
+///
+/// Lists and a linear search rather than hashed tables: a controller observes a few objects, each for
+/// a few keys, so finding one is a few comparisons of identities (a key path literal is one object)
+/// where hashing would cost more, and observing allocates nothing but the registration. Past
+/// `indexedCount` objects, an index by identity keeps finding an object's list constant-time. What a
+/// removal returns has been deactivated and linked into one chain, for the caller to end after the
+/// lock (`endChain`).
+struct ControllerTable {
+    /// The head of each object's list, in no order (a removal moves the last one into its place).
+    private var heads: [ControllerRegistration] = []
+    /// The position of each head by its object's identity, while there are many.
+    private var index: [ObjectIdentifier: Int]?
+    private var nextOrder = 0
+
+    private static let indexedCount = 16
+
+    /// Adds `registration` for `object`, returning what it replaces: the registration of the same
+    /// key, or the whole list of a dead object whose address `object` now has.
+    mutating func insert(_ registration: ControllerRegistration, of object: AnyObject, retained: Bool)
+        -> ControllerRegistration?
+    {
+        let id = ObjectIdentifier(object)
+        guard let position = position(of: id) else {
+            registration.bind(to: object, retained: retained, order: nextOrder)
+            nextOrder += 1
+            append(registration)
+            return nil
+        }
+        let list = heads[position]
+        guard list.object === object else {
+            registration.bind(to: object, retained: retained, order: nextOrder)
+            nextOrder += 1
+            heads[position] = registration
+            return Self.deactivated(list)
+        }
+        registration.bind(to: object, retained: retained, order: list.objectOrder)
+        var head: ControllerRegistration? = list
+        let replaced = Self.unlink(registration.key, from: &head)
+        if replaced != nil { Diagnostics.warnReplacedObservation(registration.key, of: object) }
+        registration.next = head
+        heads[position] = registration
+        return replaced
+    }
+
+    /// Removes the registration of `key` on `object`, if there is one.
+    mutating func remove(_ key: ControllerKey, of object: AnyObject) -> ControllerRegistration? {
+        guard let position = position(of: object) else { return nil }
+        var head: ControllerRegistration? = heads[position]
+        let removed = Self.unlink(key, from: &head)
+        if let head { heads[position] = head } else { remove(at: position) }
+        return removed
+    }
+
+    /// Removes every registration of `object`.
+    mutating func removeAll(of object: AnyObject) -> ControllerRegistration? {
+        guard let position = position(of: object) else { return nil }
+        return Self.deactivated(remove(at: position))
+    }
+
+    /// Removes the list `registration` is in, unless it has been removed already: what the end of a
+    /// non-retained observed object, with identity `id`, does.
+    mutating func removeList(of registration: ControllerRegistration, id: ObjectIdentifier) -> ControllerRegistration? {
+        guard let position = position(of: id), heads[position].objectOrder == registration.objectOrder else {
+            return nil
+        }
+        return Self.deactivated(remove(at: position))
+    }
+
+    /// Removes everything.
+    mutating func removeAll() -> ControllerRegistration? {
+        var chain: ControllerRegistration?
+        for list in heads {
+            let head = Self.deactivated(list)
+            var tail = head
+            while let next = tail.next { tail = next }
+            tail.next = chain
+            chain = head
+        }
+        heads = []
+        index = nil
+        return chain
+    }
+
+    /// The registration of `key` on `object`.
+    func registration(_ key: ControllerKey, of object: AnyObject) -> ControllerRegistration? {
+        guard let position = position(of: object) else { return nil }
+        return Self.find(key, in: heads[position])
+    }
+
+    /// The observed objects that live.
+    var objects: [AnyObject] { heads.compactMap(\.object) }
+
+    /// Each live object's registrations, the objects in the order they were first observed.
+    var byObject: [(object: AnyObject, registrations: [ControllerRegistration])] {
+        heads.sorted { $0.objectOrder < $1.objectOrder }.compactMap { head in
+            guard let object = head.object else { return nil }
+            return (object, Array(sequence(first: head) { $0.next }))
+        }
+    }
+
+    // MARK: Heads
+
+    /// Where the list of the object with identity `id` is, dead or alive.
+    private func position(of id: ObjectIdentifier) -> Int? {
+        if let index { return index[id] }
+        for position in heads.indices where heads[position].objectID == id { return position }
+        return nil
+    }
+
+    /// Where the list of `object` is, `nil` for a dead object's at the same address.
+    private func position(of object: AnyObject) -> Int? {
+        guard let position = position(of: ObjectIdentifier(object)), heads[position].object === object else {
+            return nil
+        }
+        return position
+    }
+
+    private mutating func append(_ head: ControllerRegistration) {
+        heads.append(head)
+        if index != nil {
+            index![head.objectID] = heads.count - 1
+        } else if heads.count > Self.indexedCount {
+            index = Dictionary(uniqueKeysWithValues: heads.indices.map { (heads[$0].objectID, $0) })
+        }
+    }
+
+    @discardableResult
+    private mutating func remove(at position: Int) -> ControllerRegistration {
+        let removed = heads[position]
+        let last = heads.removeLast()
+        if position < heads.count { heads[position] = last }
+        if index != nil {
+            index!.removeValue(forKey: removed.objectID)
+            if position < heads.count { index![last.objectID] = position }
+        }
+        return removed
+    }
+
+    // MARK: Lists
+
+    /// The registration of `key` in the list at `head`: by identity, else by equality.
+    private static func find(_ key: ControllerKey, in head: ControllerRegistration) -> ControllerRegistration? {
+        var current: ControllerRegistration? = head
+        if let identity = key.identity {
+            while let registration = current {
+                if registration.keyIdentity == identity { return registration }
+                current = registration.next
+            }
+            current = head
+        }
+        while let registration = current {
+            if registration.key == key { return registration }
+            current = registration.next
+        }
+        return nil
+    }
+
+    /// Unlinks the registration of `key` from the list at `head` (which becomes `nil` when emptied),
+    /// and returns it deactivated.
+    private static func unlink(_ key: ControllerKey, from head: inout ControllerRegistration?)
+        -> ControllerRegistration?
+    {
+        guard let first = head, let found = find(key, in: first) else { return nil }
+        if found === first {
+            head = first.next
+        } else {
+            var previous = first
+            while let next = previous.next, next !== found { previous = next }
+            previous.next = found.next
+        }
+        found.next = nil
+        return deactivated(found)
+    }
+
+    /// Deactivates the registrations of the chain at `head`, and returns `head`.
+    private static func deactivated(_ head: ControllerRegistration) -> ControllerRegistration {
+        for registration in sequence(first: head, next: { $0.next }) { registration.deactivate() }
+        return head
+    }
+}
