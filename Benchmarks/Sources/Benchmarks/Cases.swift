@@ -350,6 +350,35 @@ func nestedPathBenchmarks() -> [Benchmark] {
 
 // MARK: - observe + cancel
 
+/// The least a controller built by hand on the public API does: it keeps each token with its object
+/// (retained, as a retaining controller does) and key path, finds one by identity and cancels it.
+/// No lock, no weak observer, no replacement: a floor for the controller row, not a peer.
+final class HandWrittenController {
+    final class Record {
+        let object: AnyObject
+        let keyPath: AnyKeyPath
+        let token: ObservationToken
+
+        init(object: AnyObject, keyPath: AnyKeyPath, token: ObservationToken) {
+            self.object = object
+            self.keyPath = keyPath
+            self.token = token
+        }
+    }
+
+    private var records: [Record] = []
+
+    func observe(_ object: ObservedModel, _ keyPath: KeyPath<ObservedModel, Int>) {
+        let token = object.observe(keyPath) { _, _ in }
+        records.append(Record(object: object, keyPath: keyPath, token: token))
+    }
+
+    func unobserve(_ object: ObservedModel, _ keyPath: KeyPath<ObservedModel, Int>) {
+        guard let index = records.firstIndex(where: { $0.object === object && $0.keyPath == keyPath }) else { return }
+        records.remove(at: index).token.cancel()
+    }
+}
+
 func observeCancelBenchmarks() -> [Benchmark] {
     let observed = ObservedModel()
     observed.child = ObservedChild()
@@ -359,6 +388,7 @@ func observeCancelBenchmarks() -> [Benchmark] {
     final class Owner {}
     let owner = Owner()
     let controller = ObservationController(observer: owner)
+    let handWritten = HandWrittenController()
     let observable = ObservableModel()
     let observableChild = ObservableChild()
     observable.child = observableChild
@@ -387,6 +417,12 @@ func observeCancelBenchmarks() -> [Benchmark] {
             for _ in 0..<n {
                 controller.observe(observed, \.value) { _, _, _ in }
                 controller.unobserve(observed, \.value)
+            }
+        },
+        Benchmark(group: "observe + cancel", name: Name.observed + " hand-written controller (no lock)") { n in
+            for _ in 0..<n {
+                handWritten.observe(observed, \.value)
+                handWritten.unobserve(observed, \.value)
             }
         },
         Benchmark(group: "observe + cancel", name: Name.published + " sink + cancel") { n in

@@ -183,6 +183,11 @@ if let pair = result("observe + cancel", Name.observed + " \\.value") {
     check("observe + cancel ≤ 150 ns a pair", format(pair), pair <= 150)
     if let controller = result("observe + cancel", Name.observed + " controller") {
         check("controller observe + unobserve ≤ 2× a token's", formatRatio(controller / pair), controller / pair <= 2)
+        if let floor = result("observe + cancel", Name.observed + " hand-written controller") {
+            print(
+                "| (figure) controller vs a hand-written one keeping tokens (no lock) | \(formatRatio(controller / floor)) | — |"
+            )
+        }
     }
 }
 if let nested = result("observe + cancel", Name.observed + " \\.child?.leaf"),
