@@ -20,7 +20,7 @@ extension ObservationController {
         if keyPaths.isEmpty { Diagnostics.warnNoKeyPaths(Object.self) }
         for keyPath in keyPaths {
             // Every PartialKeyPath<Object> is dynamically a KeyPath<Object, Value> for some Value, and
-            // Object is a class, so the conditional conformance below always applies.
+            // Object is KeyValueObservable, so the conditional conformance below always applies.
             guard let typed = keyPath as? any ErasedObservableKeyPath else { continue }
             typed.observe(object, in: self, options: options) { observer, object, change in
                 handler(observer, unsafeDowncast(object, to: Object.self), change)
@@ -63,7 +63,7 @@ protocol ErasedObservableKeyPath {
     )
 }
 
-extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
+extension KeyPath: ErasedObservableKeyPath where Root: KeyValueObservable {
     func observe<Observer: AnyObject>(
         _ object: AnyObject,
         in controller: ObservationController<Observer>,
@@ -71,10 +71,7 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
         _ handler: @escaping (Observer, AnyObject, ObservedChange<Any>) -> Void
     ) {
         // The key path came from a [PartialKeyPath<Object>] and `object` is that Object.
-        let root = unsafeDowncast(object, to: Root.self)
-        let registration = ControllerHandler(
-            object: root, key: .typed(self), options: options, observer: controller.observerReference
-        ) { (observer: Observer, root: Root, change: ObservedChange<Value>) in
+        controller.observe(unsafeDowncast(object, to: Root.self), self, options: options) { observer, root, change in
             handler(
                 observer, root,
                 ObservedChange<Any>(
@@ -84,13 +81,6 @@ extension KeyPath: ErasedObservableKeyPath where Root: AnyObject {
                     isPrior: change.isPrior,
                     keyPath: change._keyPath,
                     mutation: change.mutation))
-        }
-        controller.register(root, registration) { onDeallocated in
-            Registration.register(
-                root, self, options: options, origin: .controller, onObservedDeallocated: onDeallocated
-            ) { root, change in
-                registration.deliver(root, change)
-            }
         }
     }
 }

@@ -21,21 +21,23 @@ struct ControllerTable {
     mutating func insert(_ registration: ControllerRegistration, of object: AnyObject, retained: Bool)
         -> ControllerRegistration?
     {
-        let id = ObjectIdentifier(object)
-        guard let position = position(of: id) else {
+        let position = position(of: registration.objectID)
+        // A list of the same object carries on its order; anything else is a newly observed object.
+        if let position, heads[position].object === object {
+            registration.bind(to: object, retained: retained, order: heads[position].objectOrder)
+        } else {
             registration.bind(to: object, retained: retained, order: nextOrder)
             nextOrder += 1
+        }
+        guard let position else {
             append(registration)
             return nil
         }
         let list = heads[position]
         guard list.object === object else {
-            registration.bind(to: object, retained: retained, order: nextOrder)
-            nextOrder += 1
             heads[position] = registration
             return Self.deactivated(list)
         }
-        registration.bind(to: object, retained: retained, order: list.objectOrder)
         var head: ControllerRegistration? = list
         let replaced = Self.unlink(registration.key, from: &head)
         if replaced != nil { Diagnostics.warnReplacedObservation(registration.key, of: object) }
@@ -60,9 +62,11 @@ struct ControllerTable {
     }
 
     /// Removes the list `registration` is in, unless it has been removed already: what the end of a
-    /// non-retained observed object, with identity `id`, does.
-    mutating func removeList(of registration: ControllerRegistration, id: ObjectIdentifier) -> ControllerRegistration? {
-        guard let position = position(of: id), heads[position].objectOrder == registration.objectOrder else {
+    /// non-retained observed object does.
+    mutating func removeList(of registration: ControllerRegistration) -> ControllerRegistration? {
+        guard let position = position(of: registration.objectID),
+            heads[position].objectOrder == registration.objectOrder
+        else {
             return nil
         }
         return Self.deactivated(remove(at: position))
@@ -71,10 +75,13 @@ struct ControllerTable {
     /// Removes everything.
     mutating func removeAll() -> ControllerRegistration? {
         var chain: ControllerRegistration?
-        for list in heads {
-            let head = Self.deactivated(list)
+        for head in heads {
             var tail = head
-            while let next = tail.next { tail = next }
+            tail.deactivate()
+            while let next = tail.next {
+                next.deactivate()
+                tail = next
+            }
             tail.next = chain
             chain = head
         }

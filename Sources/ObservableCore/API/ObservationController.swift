@@ -198,20 +198,19 @@ public final class ObservationController<Observer: AnyObject> {
         var onDeallocated: DeallocationHook?
         if !retained {
             let controller: WeakReference<ObservationController> = weakSelf
-            let id = ObjectIdentifier(object)
-            onDeallocated = { controller.value?.observedObjectDeallocated(registration, id: id) }
+            onDeallocated = { controller.value?.observedObjectDeallocated(registration) }
         }
         let observation = start(onDeallocated)
         lock.withLock { registration.attach(observation) }?.cancelOwned()
     }
 
-    /// An observed object with identity `id` was deallocated, ending `registration`'s observation;
-    /// the first of its registrations to report it removes its list and tells the observer.
-    private func observedObjectDeallocated(_ registration: ControllerRegistration, id: ObjectIdentifier) {
-        guard let removed = lock.withLock({ table.removeList(of: registration, id: id) }) else { return }
+    /// `registration`'s observed object was deallocated, ending its observation; the first of the
+    /// object's registrations to report it removes its list and tells the observer.
+    private func observedObjectDeallocated(_ registration: ControllerRegistration) {
+        guard let removed = lock.withLock({ table.removeList(of: registration) }) else { return }
         removed.endChain()
         if let onObservedDeallocated, let observer = observerReference.value {
-            onObservedDeallocated(observer, id)
+            onObservedDeallocated(observer, registration.objectID)
         }
     }
 }
