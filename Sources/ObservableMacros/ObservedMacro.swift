@@ -69,6 +69,7 @@ extension ObservedMacro: AccessorMacro {
 
         let shape = AccessorShape(
             options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
+            storesReference: property.hasModifier(.weak) || property.hasModifier(.unowned),
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
             detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
             reportsToObservation: ObservationBridge.reports(in: container))
@@ -82,6 +83,9 @@ struct AccessorShape: Hashable {
     let skipsEqualValues: Bool
     let notifiesAutomatically: Bool
     let isOverride: Bool
+    /// Whether the storage is `weak` or `unowned`: a reference the getter loads, not the value
+    /// itself, so the runtime must not read the field as a plain value (`StoredPath`).
+    let storesReference: Bool
     /// Whether the type may be a generic parameter (or built from one), for which the collection
     /// overloads of `didMutate` cannot be chosen at compile time.
     let detectsCollectionsAtRunTime: Bool
@@ -92,12 +96,13 @@ struct AccessorShape: Hashable {
     let reportsToObservation: Bool
 
     init(
-        options: ObservedOptions, isOverride: Bool, isWrappedInBraces: Bool, detectsCollectionsAtRunTime: Bool,
-        reportsToObservation: Bool
+        options: ObservedOptions, isOverride: Bool, storesReference: Bool = false, isWrappedInBraces: Bool,
+        detectsCollectionsAtRunTime: Bool, reportsToObservation: Bool
     ) {
         skipsEqualValues = options.skipsEqualValues
         notifiesAutomatically = options.notifiesAutomatically
         self.isOverride = isOverride
+        self.storesReference = storesReference
         self.detectsCollectionsAtRunTime = detectsCollectionsAtRunTime
         self.isWrappedInBraces = isWrappedInBraces
         self.reportsToObservation = reportsToObservation
@@ -148,6 +153,7 @@ struct AccessorShape: Hashable {
         let keyPath = "keyPath: \\.\(names.property.text)"
         let registrar = names.registrar.text
         let line = "\n" + indentation.description
+        let storage = shape.storesReference ? ", storedStrongly: false" : ""
         let reportsAccess = shape.reportsToObservation ? "\(registrar).access(self, \(keyPath))" + line : ""
         let reportsMutation =
             shape.reportsToObservation
@@ -172,7 +178,7 @@ struct AccessorShape: Hashable {
             """
             get {
                 \(raw: reportsAccess)if ObservableCore.ObservationSlot.isTracking {
-                    \(slot).access(self) {
+                    \(slot).access(self\(raw: storage)) {
                         \\.\(names.property)
                     } chained: {
                         \\.?.\(names.property)

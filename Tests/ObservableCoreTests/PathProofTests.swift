@@ -30,7 +30,7 @@ struct PathProofTests {
     /// The proof for `keyPath` as it reads now on `root`.
     private func proof<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> LeafConversion? {
         let (_, accesses) = Tracking.evaluate(root, keyPath)
-        return PathProof.leafConversion(of: keyPath, root: root, accesses: accesses, valueType: Value.self)
+        return PathProof.proof(of: keyPath, root: root, accesses: accesses, valueType: Value.self)?.leaf
     }
 
     @Test("pure navigation is proven: a chain of properties, optional or not")

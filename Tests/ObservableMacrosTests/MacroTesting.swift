@@ -57,8 +57,10 @@ func assertObservedExpansion(
 /// (`""`, then `"0"`, `"1"`, …). `appendedToObservers` mirrors how the harness prints accessors added
 /// after a user's `willSet`/`didSet`: separated by blank lines.
 func observedAccessors(
-    _ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false
+    _ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false,
+    storesReference: Bool = false
 ) -> String {
+    let storage = storesReference ? ", storedStrongly: false" : ""
     let didMutate = genericType ? "didMutateGeneric" : "didMutate"
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
     var accessors: [String] = [
@@ -73,7 +75,7 @@ func observedAccessors(
         """
                 get {
                     if ObservableCore.ObservationSlot.isTracking {
-                        _$\(name).access(self) {
+                        _$\(name).access(self\(storage)) {
                             \\.\(name)
                         } chained: {
                             \\.?.\(name)

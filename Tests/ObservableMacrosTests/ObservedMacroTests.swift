@@ -77,7 +77,7 @@ struct ObservedExpansionTests {
         )
     }
 
-    @Test("weak and unowned references keep their ownership on the storage")
+    @Test("weak and unowned references keep their ownership on the storage, and say so to tracking")
     func ownership() {
         assertObservedExpansion(
             """
@@ -89,14 +89,14 @@ struct ObservedExpansionTests {
             expandedSource: """
                 final class Node {
                     weak var parent: Node? {
-                \(observedAccessors("parent"))
+                \(observedAccessors("parent", storesReference: true))
                     }
 
                     private weak var _parent: Node?
 
                     private let _$parent: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                     unowned(unsafe) var owner: Node {
-                \(observedAccessors("owner", uniqueSuffix: "0"))
+                \(observedAccessors("owner", uniqueSuffix: "0", storesReference: true))
                     }
 
                     private unowned(unsafe) var _owner: Node

@@ -10,7 +10,7 @@ enum ObservationListing {
         var order: [ObjectIdentifier] = []
         var found: [ObjectIdentifier: (summary: ObservationSummary, reads: [String])] = [:]
         for offset in fields.slotOffsets.sorted() {
-            guard let list = ObservationSlot.at(offset, in: object).pointee.existingObservers() else { continue }
+            guard let list = ListSlot.at(offset, in: object).pointee.existingObservers() else { continue }
             let name = fields.slotName(atOffset: offset) ?? "?"
             for entry in list.entries(of: ListEntry.self) where entry.isActive {
                 let observation: AnyObservation = (entry as? PathLink)?.dependent ?? entry

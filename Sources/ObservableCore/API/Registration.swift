@@ -39,7 +39,7 @@ enum Registration {
     @usableFromInline
     static func register(_ observation: DirectObservation, atSlot offset: Int, of root: AnyObject) {
         // `root`, which the caller holds, owns the slot and the slot the list.
-        observation.register(in: ObservationSlot.at(offset, in: root).pointee.unretainedObservers())
+        observation.register(in: ListSlot.at(offset, in: root).pointee.unretainedObservers())
     }
 
     /// The first registration of `keyPath` on `root`'s class, or a path: evaluates it with tracking.
@@ -53,6 +53,18 @@ enum Registration {
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
         notify: @escaping EntryNotification, leafDelivery: @escaping LeafDelivery
     ) -> AnyObservation {
+        // A path proven on this class before is read through its stored fields (it force-unwraps
+        // nothing: that is part of the proof).
+        var read: [TrackedAccess] = []
+        if let stored = KeyPathResolutions.shared.storedPath(keyPath, rootType: type(of: root)),
+            let end = stored.read(root, recording: &read)
+        {
+            return observePath(
+                root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] },
+                evaluated: (stored.value(at: end, as: Value.self), read), readBy: stored,
+                options: options, origin: origin, onObservedDeallocated: onObservedDeallocated,
+                leafDelivery: leafDelivery, handler: handler)
+        }
         if keyPath.forceUnwraps {
             // Refused before any evaluation: the path would trap once its optional is nil.
             Diagnostics.warnForceUnwrap(typedKeyPath)
@@ -84,7 +96,7 @@ enum Registration {
     private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, list: ObserverList) {
         let rootType: AnyClass = type(of: root)
         for offset in ReflectedFields.of(rootType).slotOffsets
-        where ObservationSlot.at(offset, in: root).pointee.holds(list) {
+        where ListSlot.at(offset, in: root).pointee.holds(list) {
             KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: rootType)
             return
         }
@@ -110,11 +122,12 @@ enum Registration {
         handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
     }
 
-    /// Registers a path observation in the lists a first tracking evaluation found, and delivers
-    /// `.initial` with the value it read.
+    /// Registers a path observation in the lists a first evaluation found (with tracking, or by
+    /// reading `storedPath`), and delivers `.initial` with the value it read.
     static func observePath<Root: AnyObject, Value>(
         _ root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value,
-        evaluated: (value: Value, accesses: [TrackedAccess]), options: ObservationOptions,
+        evaluated: (value: Value, accesses: [TrackedAccess]), readBy storedPath: StoredPath? = nil,
+        options: ObservationOptions,
         origin: ObservationOrigin = .token, onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery? = nil,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> PathObservation<Root, Value> {
@@ -122,7 +135,7 @@ enum Registration {
             root: root, keyPath: keyPath, evaluate: evaluate, options: options,
             onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
         observation.origin = origin
-        observation.register(evaluated.accesses)
+        observation.register(evaluated.accesses, readBy: storedPath)
         if options.contains(.initial) { observation.deliverInitial(root, evaluated.value) }
         observation.endIfUnlinked()
         return observation

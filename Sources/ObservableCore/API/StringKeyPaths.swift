@@ -92,7 +92,7 @@ struct StringKeyPath: Sendable {
         for (position, key) in components.enumerated() {
             guard let property = ReflectedFields.of(type(of: object)).observedProperty(key) else { return nil }
             if let frame = TrackingFrame.current {
-                frame.record(object, ObservationSlot.at(property.slotOffset, in: object).pointee.observers(), nil)
+                frame.record(object, ListSlot.at(property.slotOffset, in: object).pointee.observers(), nil)
             }
             guard let stored = storedValue(property, key: key, of: object),
                 let value = unwrappedOptional(stored)

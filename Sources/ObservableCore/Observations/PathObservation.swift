@@ -33,6 +33,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// not `root[keyPath: keyPath]` (string key paths) or the caller built none. Without it, or with
     /// `.prior` asked for, leaf changes are evaluated like any other.
     let leafDelivery: LeafDelivery?
+    /// The path read through its stored fields, once proven (see `StoredPath`): set at most once,
+    /// by the registration or by the first evaluation that proves it.
+    private let storedPath = StoredPath.Reference()
 
     private let lock = Lock()
     // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
@@ -64,11 +67,18 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         self.root === root && self.keyPath.object == keyPath
     }
 
-    /// Links the observation into the lists found by the first evaluation. The caller holds the
-    /// observation, and ends it with `endIfUnlinked` once it has delivered `.initial`.
-    func register(_ accesses: [TrackedAccess]) {
+    /// Links the observation into the lists found by the first evaluation, or by a read of
+    /// `storedPath` (then `readBy`). The caller holds the observation, and ends it with
+    /// `endIfUnlinked` once it has delivered `.initial`.
+    func register(_ accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil) {
         guard let root else { return }
-        let leaf = leafConversion(root, accesses)
+        let leaf: LeafConversion?
+        if let storedPath {
+            self.storedPath.storeIfNil(storedPath)
+            leaf = leafDelivery == nil ? nil : storedPath.leaf(after: accesses)
+        } else {
+            leaf = proven(root, accesses)
+        }
         let (stale, dropped) = lock.withLock { relink(to: accesses, leaf: leaf) }
         for box in dropped { box.destroy(as: Value.self) }
         withExtendedLifetime(stale) {}
@@ -81,10 +91,33 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     }
 
     /// Whether the path, as it read `accesses`, is proven to end in the last of them, and how its
-    /// value is made from that property's (see `PathProof`).
-    private func leafConversion(_ root: Root, _ accesses: [TrackedAccess]) -> LeafConversion? {
-        guard leafDelivery != nil else { return nil }
-        return PathProof.leafConversion(of: keyPath.object, root: root, accesses: accesses, valueType: Value.self)
+    /// value is made from that property's (see `PathProof`); learns the stored path a proof gives.
+    private func proven(_ root: Root, _ accesses: [TrackedAccess]) -> LeafConversion? {
+        guard leafDelivery != nil,
+            let proof = PathProof.proof(of: keyPath.object, root: root, accesses: accesses, valueType: Value.self)
+        else { return nil }
+        if let stored = proof.stored { storedPath.storeIfNil(stored) }
+        return proof.leaf
+    }
+
+    /// The path's value from `root`, what it read and how its last property's values are its own:
+    /// through the stored path once there is one, else evaluated with tracking.
+    private func read(_ root: Root) -> (value: Value, accesses: [TrackedAccess], leaf: LeafConversion?) {
+        if let stored = storedPath.load() {
+            var accesses: [TrackedAccess] = []
+            if let end = stored.read(root, recording: &accesses) {
+                let leaf = leafDelivery == nil ? nil : stored.leaf(after: accesses)
+                return (stored.value(at: end, as: Value.self), accesses, leaf)
+            }
+        }
+        let (value, accesses) = Tracking.evaluate { evaluate(root) }
+        return (value, accesses, proven(root, accesses))
+    }
+
+    /// The path's value from `root`, without recording what it reads.
+    private func currentValue(_ root: Root) -> Value {
+        if let stored = storedPath.load(), let end = stored.read(root) { return stored.value(at: end, as: Value.self) }
+        return Tracking.untracked { evaluate(root) }
     }
 
     /// The path's `leafDelivery`, compiled for `Root` and `Value` where the `@inlinable` caller is;
@@ -176,7 +209,13 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
             }
         }
         guard options.contains(.old) || options.contains(.prior) else { return }
-        let oldValue = Tracking.untracked { evaluate(root) }
+        if !options.contains(.prior), let stored = storedPath.load(), let end = stored.read(root) {
+            // Read straight into the box.
+            let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
+            lock.withLock { pending.recordOldValue(box, for: change) }
+            return
+        }
+        let oldValue = currentValue(root)
         if options.contains(.old) {
             let box = ValueBox(oldValue)
             lock.withLock { pending.recordOldValue(box, for: change) }
@@ -202,8 +241,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
             endForDeallocatedRoot()
             return
         }
-        let (newValue, accesses) = Tracking.evaluate { evaluate(root) }
-        let leaf = leafConversion(root, accesses)
+        let (newValue, accesses, leaf) = read(root)
         typealias Outcome = (
             oldBox: ValueBox?, stale: [any DependencyLink], dropped: [ValueBox],
             unlinked: Bool, delivers: Bool
@@ -306,8 +344,10 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         {
             return ([], [])
         }
-        // Paths are short: linear searches, rather than a hashed table built at every move.
-        var remaining = links
+        // Paths are short: linear searches, rather than a hashed table built at every move. The old
+        // links are taken out, so that removing from them copies nothing.
+        var remaining: [any DependencyLink] = []
+        swap(&remaining, &links)
         var relinked: [any DependencyLink] = []
         relinked.reserveCapacity(accesses.count)
         for (index, access) in accesses.enumerated() {
@@ -320,7 +360,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         }
         for link in remaining { link.detach() }
         links = relinked
-        return (remaining, remaining.isEmpty ? [] : pending.forget(remaining.map { ObjectIdentifier($0) }))
+        let dropped = remaining.isEmpty || pending.isClear ? [] : pending.forget(remaining.map { ObjectIdentifier($0) })
+        return (remaining, dropped)
     }
 
     private func deliver(_ root: Root, _ change: ObservedChange<Value>) {

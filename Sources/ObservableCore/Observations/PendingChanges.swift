@@ -1,7 +1,7 @@
 /// One change of a path's dependency, between its `willChange` and its `didChange`: the link it
 /// came through (`nil`: announced by hand) and the set's stamp (`ObserverList.stamp`), which the two
 /// calls of one change share.
-struct PendingChange: Hashable {
+struct PendingChange: Equatable {
     let source: ObjectIdentifier?
     let stamp: Int
 }
@@ -16,15 +16,24 @@ struct PendingChange: Hashable {
 /// every change): an old value is a `ValueBox` the path made; whoever takes a box out takes its
 /// value or destroys it, after the path's lock.
 struct PendingChanges {
-    private var counts: [PendingChange: Int] = [:]
+    /// Each change in flight with how many times it began (a change inside a change may repeat
+    /// one); a few at most, so searched linearly rather than hashed.
+    private var counts: [(change: PendingChange, count: Int)] = []
     private var oldValues: [(change: PendingChange, box: ValueBox)] = []
     /// The changes counted, for the path's lock-free mirror of it.
     private(set) var inFlight = 0
 
     var isEmpty: Bool { inFlight == 0 }
 
+    /// Whether nothing is held: no change counted and no old value.
+    var isClear: Bool { counts.isEmpty && oldValues.isEmpty }
+
     mutating func begin(_ change: PendingChange) {
-        counts[change, default: 0] += 1
+        if let index = counts.firstIndex(where: { $0.change == change }) {
+            counts[index].count += 1
+        } else {
+            counts.append((change, 1))
+        }
         inFlight += 1
     }
 
@@ -34,20 +43,27 @@ struct PendingChanges {
 
     /// Ends `change`: its count, and its old value if one was recorded.
     mutating func finish(_ change: PendingChange) -> ValueBox? {
-        if let count = counts[change] {
-            counts[change] = count > 1 ? count - 1 : nil
+        if let index = counts.firstIndex(where: { $0.change == change }) {
+            if counts[index].count > 1 {
+                counts[index].count -= 1
+            } else {
+                counts.remove(at: index)
+            }
             inFlight -= 1
         }
+        guard !oldValues.isEmpty else { return nil }
         return oldValues.lastIndex { $0.change == change }.map { oldValues.remove(at: $0).box }
     }
 
     /// Drops the changes that came through `sources` (links that are going): their old values.
     mutating func forget(_ sources: [ObjectIdentifier]) -> [ValueBox] {
-        for (change, count) in counts {
-            guard let source = change.source, sources.contains(source) else { continue }
-            counts[change] = nil
-            inFlight -= count
+        var forgotten = 0
+        counts.removeAll { change, count in
+            guard let source = change.source, sources.contains(source) else { return false }
+            forgotten += count
+            return true
         }
+        inFlight -= forgotten
         var dropped: [ValueBox] = []
         oldValues.removeAll { pending in
             guard let source = pending.change.source, sources.contains(source) else { return false }

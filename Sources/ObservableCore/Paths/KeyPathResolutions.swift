@@ -19,7 +19,8 @@ extension InternedKeyPath {
 }
 
 /// What is learnt of interned key paths: on which root classes one is exactly one `@Observed`
-/// property (and where its slot is), and whether it force-unwraps.
+/// property (and where its slot is), or a path that can be read through its stored fields
+/// (`StoredPath`), and whether it force-unwraps.
 final class KeyPathResolutions: @unchecked Sendable {
     static let shared = KeyPathResolutions()
 
@@ -48,16 +49,19 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
-    /// What is known of an interned key path on a root class. Immutable; a new slot offset is a new one.
+    /// What is known of an interned key path on a root class. Immutable; a new slot offset or
+    /// stored path is a new one.
     private final class Resolution: @unchecked Sendable {
         let key: ResolutionKey
         let keyPath: AnyKeyPath
         let slotOffset: Int?
+        let storedPath: StoredPath?
 
-        init(key: ResolutionKey, keyPath: AnyKeyPath, slotOffset: Int?) {
+        init(key: ResolutionKey, keyPath: AnyKeyPath, slotOffset: Int?, storedPath: StoredPath? = nil) {
             self.key = key
             self.keyPath = keyPath
             self.slotOffset = slotOffset
+            self.storedPath = storedPath
         }
     }
 
@@ -103,6 +107,28 @@ final class KeyPathResolutions: @unchecked Sendable {
         guard let interned = KeyPathTable.shared.existing(keyPath) else { return nil }
         let key = ResolutionKey(keyPath: ObjectIdentifier(interned), rootType: ObjectIdentifier(rootType))
         return lock.withLock { resolutions[key].map(\.slotOffset) }
+    }
+
+    /// The stored path learnt for `keyPath` on `rootType`: one atomic load once it is in `recent`.
+    func storedPath(_ keyPath: InternedKeyPath, rootType: AnyClass) -> StoredPath? {
+        let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
+        let cached = recent.withObject(at: key.recentIndex(of: recent.count)) { resolution in
+            resolution.key == key ? (true, resolution.storedPath) : (false, nil)
+        }
+        if let cached, cached.0 { return cached.1 }
+        return lock.withLock { () -> StoredPath? in
+            guard let known = resolutions[key] else { return nil }
+            remember(known)
+            return known.storedPath
+        }
+    }
+
+    func setStoredPath(_ storedPath: StoredPath, for keyPath: InternedKeyPath, rootType: AnyClass) {
+        let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
+        lock.withLock {
+            let slotOffset = resolutions[key]?.slotOffset ?? nil
+            record(Resolution(key: key, keyPath: keyPath.object, slotOffset: slotOffset, storedPath: storedPath))
+        }
     }
 
     func setDirectSlot(_ offset: Int, for keyPath: InternedKeyPath, rootType: AnyClass) {

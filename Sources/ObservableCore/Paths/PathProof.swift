@@ -24,14 +24,16 @@
 /// A failed proof costs speed, never correctness.
 enum PathProof {
     /// How the path's value is made from its last property's value when `keyPath`, applied to
-    /// `root`, is proven to read exactly `accesses` (see above); `nil` when it is not proven.
+    /// `root`, is proven to read exactly `accesses` (see above), and the path read through its stored
+    /// fields when they are stored as `StoredPath` needs (then also remembered for `keyPath` on
+    /// `root`'s class, for the registrations to come); `nil` when it is not proven.
     ///
     /// The part that depends only on the key paths is worked out once per process for each key path
     /// and sequence of properties (it builds key paths and descriptions: microseconds); the checks
     /// on the objects are made every time.
-    static func leafConversion(
+    static func proof(
         of keyPath: AnyKeyPath, root: AnyObject, accesses: [TrackedAccess], valueType: Any.Type
-    ) -> LeafConversion? {
+    ) -> (leaf: LeafConversion, stored: StoredPath?)? {
         guard let first = accesses.first, first.object === root, accesses.count <= ProofKey.capacity else { return nil }
         // Each object must be of exactly the class whose getter reported the read: in a subclass, an
         // override (`get { super.x * 2 }`) would make the path's value differ from the stored one.
@@ -42,17 +44,23 @@ enum PathProof {
             else { return nil }
             key.append(ObjectIdentifier(property))
         }
-        if let known = ProofTable.shared.proof(for: key) { return known.leaf }
+        if let known = ProofTable.shared.proof(for: key) { return known.outcome }
         // A getter in a generic class forms a new key path object at each evaluation: key the outcome
         // by the interned (equal) key paths instead, so the table holds one entry per distinct path.
         let properties = accesses.map { InternedKeyPath($0.keyPath.unsafelyUnwrapped).object }
         var internedKey = ProofKey(keyPath: ObjectIdentifier(keyPath))
         for property in properties { internedKey.append(ObjectIdentifier(property)) }
-        if let known = ProofTable.shared.proof(for: internedKey) { return known.leaf }
+        if let known = ProofTable.shared.proof(for: internedKey) { return known.outcome }
         let leaf = prove(keyPath, accesses, valueType: valueType)
+        let stored = leaf.flatMap { StoredPath(accesses, leaf: $0, valueType: valueType) }
+        if let stored {
+            KeyPathResolutions.shared.setStoredPath(
+                stored, for: InternedKeyPath(keyPath), rootType: type(of: root))
+        }
         // The key paths are kept with the outcome, so their identities cannot be reused.
-        ProofTable.shared.record(Proof(leaf: leaf, keyPaths: [keyPath] + properties), for: internedKey)
-        return leaf
+        let proof = Proof(leaf: leaf, stored: stored, keyPaths: [keyPath] + properties)
+        ProofTable.shared.record(proof, for: internedKey)
+        return proof.outcome
     }
 
     /// A key path and the properties a path read, by identity; no allocation (paths of up to four
@@ -97,7 +105,10 @@ enum PathProof {
 
     fileprivate struct Proof {
         let leaf: LeafConversion?
+        let stored: StoredPath?
         let keyPaths: [AnyKeyPath]
+
+        var outcome: (leaf: LeafConversion, stored: StoredPath?)? { leaf.map { ($0, stored) } }
     }
 
     private static func prove(_ keyPath: AnyKeyPath, _ accesses: [TrackedAccess], valueType: Any.Type)
@@ -165,16 +176,3 @@ final class ProofTable: @unchecked Sendable {
     /// How many outcomes are recorded (for the tests: it must stay flat).
     var count: Int { lock.withLock { proofs.count } }
 }
-
-/// How a proven path's value is made from its last property's value: that value itself (`wrap` is
-/// `nil`), or that value wrapped in an optional (an optional chain ending in a non-optional property).
-struct LeafConversion {
-    let wrap: LeafWrap?
-}
-
-/// Delivers a change of a proven path's last property to its observation (the first argument), with
-/// the setter's old and new values, the conversion's `wrap` and whether there is one (a function is
-/// always passed: unwrapping an optional function retained and released its context per change):
-/// `PathObservation.deliverLeaf`, specialised by the `@inlinable` caller of `observe`.
-@usableFromInline
-typealias LeafDelivery = (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool) -> Void

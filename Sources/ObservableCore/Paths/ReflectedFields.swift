@@ -19,6 +19,7 @@ struct ReflectedFields: Sendable {
         let slotOffset: Int
         let storageName: String
         let storageType: Any.Type
+        let storageOffset: Int
         /// The class whose field `storageName` is: a subclass may declare a field of the same name.
         let storageClass: AnyClass
     }
@@ -50,7 +51,8 @@ struct ReflectedFields: Sendable {
         func property(_ level: Level, _ name: String) -> ObservedProperty? {
             level.fields[name].map {
                 ObservedProperty(
-                    slotOffset: slot.offset, storageName: name, storageType: $0.type, storageClass: level.type)
+                    slotOffset: slot.offset, storageName: name, storageType: $0.type, storageOffset: $0.offset,
+                    storageClass: level.type)
             }
         }
         if let own = property(levels[index], "_" + key) { return own }
@@ -104,9 +106,14 @@ struct ReflectedFields: Sendable {
 protocol OptionalProtocol {
     static var wrappedType: Any.Type { get }
     var wrappedValue: Any? { get }
+    /// Initialises `destination`, uninitialised memory for this type, with `nil`.
+    static func initializeNone(at destination: UnsafeMutableRawPointer)
 }
 
 extension Optional: OptionalProtocol {
     static var wrappedType: Any.Type { Wrapped.self }
     var wrappedValue: Any? { self.map { $0 as Any } }
+    static func initializeNone(at destination: UnsafeMutableRawPointer) {
+        destination.initializeMemory(as: Self.self, to: nil)
+    }
 }

@@ -33,6 +33,8 @@ struct TrackedProperty {
     let chained: AnyKeyPath
     /// Wraps a value of the property's type in an optional.
     let wrap: LeafWrap
+    /// Whether the storage holds the value as the getter returns it (not `weak` or `unowned`).
+    let storedStrongly: Bool
 }
 
 /// One `@Observed` property read during a tracking evaluation.

@@ -16,23 +16,15 @@ import Synchronization
 /// }
 /// ```
 ///
-/// One pointer per instance and property: `nil` until the property is first observed on this
-/// instance, then the property's observer list, owned by the slot. When the instance is deallocated
-/// the slot's `deinit` ends the list, which ends every observation registered in it: that is the
-/// dealloc-time cleanup.
+/// One pointer per instance and property: the property's `ListSlot` (`nil` until the property is
+/// first observed on this instance, then its observer list, ended with the instance).
 @_documentation(visibility: internal)
 public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     @usableFromInline
-    let list: Atomic<Unmanaged<ObserverList>?>
+    let slot: ListSlot
 
     public init() {
-        list = Atomic(nil)
-    }
-
-    deinit {
-        if let list = list.load(ordering: .acquiring) {
-            list.takeRetainedValue().end()
-        }
+        slot = ListSlot()
     }
 
     /// `true` while some thread is resolving a key path: only then does a getter call `access`.
@@ -56,7 +48,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     @usableFromInline
     @_effects(readonly) @inline(never)
     func _listAddress() -> UnsafeRawPointer? {
-        list.load(ordering: .relaxed).map { UnsafeRawPointer($0.toOpaque()) }
+        slot.list.load(ordering: .relaxed).map { UnsafeRawPointer($0.toOpaque()) }
     }
 
     /// Reports a read of the property to the current thread's tracking frame, if there is one.
@@ -71,13 +63,17 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     /// `chained` is the same property reached through an optional chain (`\Class?.?.name`): with
     /// it, and the wrapping function (a constant specialised here, for the property's type), a path
     /// proven to end in this property delivers the setter's values (see `PathProof`).
+    ///
+    /// `storedStrongly` is `false` for `weak` and `unowned` storage, which a proven path must read
+    /// through the getter rather than as a plain value at the storage's offset (see `StoredPath`).
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
-        _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
+        _ object: Object, storedStrongly: Bool = true, _ keyPath: () -> KeyPath<Object, Value>,
+        chained: () -> KeyPath<Object?, Value?>
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
         access(
-            erased: object, { keyPath() }, chained: { chained() },
+            erased: object, storedStrongly: storedStrongly, { keyPath() }, chained: { chained() },
             wrap: { value, optional in
                 value.initializeOptional(at: optional, as: Value.self)
             })
@@ -86,11 +82,13 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     @usableFromInline
     @_effects(releasenone)
     func access(
-        erased object: AnyObject, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
+        erased object: AnyObject, storedStrongly: Bool, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
         wrap: @escaping LeafWrap
     ) {
         guard let frame = TrackingFrame.current else { return }
-        frame.record(object, observers(), keyPath(), property: TrackedProperty(chained: chained(), wrap: wrap))
+        frame.record(
+            object, slot.observers(), keyPath(),
+            property: TrackedProperty(chained: chained(), wrap: wrap, storedStrongly: storedStrongly))
     }
 
     // A noncopyable property type gets these instead, so that the build fails saying why. (The
@@ -190,45 +188,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     func snapshot() -> SetSnapshot? {
         // The slot owns the list for as long as the instance lives, and the setter holds the instance:
         // no retain and release of the list around the call.
-        list.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.snapshot() }
-    }
-
-    /// The slot at `offset` bytes into `object`: how registration and string key paths reach a
-    /// property's slot without its key path. Assumes `offset` is one of `ReflectedFields.slotOffsets`
-    /// of `object`'s class (a stored `_$name` slot field, found by reflection) and that the caller
-    /// keeps `object` alive while it uses the pointer. Proved by `KeyPathInterningTests` (one key path
-    /// registered on many instances and on a subclass, going straight to the learnt slot) and
-    /// `StringKeyPathTests`.
-    static func at(_ offset: Int, in object: AnyObject) -> UnsafePointer<ObservationSlot> {
-        UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            .advanced(by: offset).assumingMemoryBound(to: ObservationSlot.self)
-    }
-
-    /// Whether `list` is this slot's list.
-    func holds(_ list: ObserverList) -> Bool {
-        self.list.load(ordering: .acquiring)?.toOpaque() == Unmanaged.passUnretained(list).toOpaque()
-    }
-
-    /// The list, created on first use. Every call for one slot comes from the accessors of one
-    /// property, so the values its entries receive are always of that property's type.
-    func observers() -> ObserverList {
-        unretainedObservers().takeUnretainedValue()
-    }
-
-    /// The list if the property has been observed on this instance, without creating one.
-    func existingObservers() -> ObserverList? {
-        list.load(ordering: .acquiring)?.takeUnretainedValue()
-    }
-
-    /// The list, created on first use, unretained: the slot owns it while its instance lives.
-    func unretainedObservers() -> Unmanaged<ObserverList> {
-        if let existing = list.load(ordering: .acquiring) { return existing }
-        let created = Unmanaged.passRetained(ObserverList())
-        let (stored, current) = list.compareExchange(
-            expected: nil, desired: created, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-        if stored { return created }
-        created.release()
-        return current.unsafelyUnwrapped
+        slot.list.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.snapshot() }
     }
 
     // `@Observed(skipsEqualValues: true)`: whether a set would store what is already there. Overloads

@@ -3,7 +3,7 @@
 ///
 /// Assumes that a borrowed value is read only during the call it is lent to (`lend`), and only as
 /// the type it was lent as. The second holds because a slot's list receives the values of one
-/// property only (`ObservationSlot.unretainedObservers`), and every function that reads them was
+/// property only (`ListSlot.unretainedObservers`), and every function that reads them was
 /// compiled for that property's type: `TypedDirectObservation.notifyFunction`,
 /// `PathObservation.leafDeliveryFunction` (only for a path `PathProof` proved to end at that
 /// property) and the slot's `LeafWrap`. Proved by `ObserverSemanticsTests` (random programs on

@@ -15,6 +15,12 @@ struct ValueBox {
         address = UnsafeMutableRawPointer(box)
     }
 
+    /// A box of a `Value` that `initialize` writes in place.
+    init<Value>(of _: Value.Type, initializingWith initialize: (UnsafeMutableRawPointer) -> Void) {
+        address = UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: 1))
+        initialize(address)
+    }
+
     /// The value, moved out; the box is freed.
     func take<Value>(as _: Value.Type) -> Value {
         defer { address.deallocate() }
