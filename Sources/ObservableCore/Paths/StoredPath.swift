@@ -18,12 +18,11 @@ import Synchronization
 /// key path on random models, subclasses, `weak` and `unowned` storage, generic classes) and
 /// `ProofEquivalenceTests`, under AddressSanitizer in `.ci/run`.
 final class StoredPath: @unchecked Sendable {  // immutable
+    /// One property: plain values, so that walking the steps retains nothing.
     private struct Step {
         let objectType: ObjectIdentifier
         let slotOffset: Int
         let storageOffset: Int
-        let keyPath: AnyKeyPath
-        let property: TrackedProperty
     }
 
     private let steps: [Step]
@@ -38,7 +37,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
     init?(_ accesses: [TrackedAccess], leaf: LeafConversion, valueType: Any.Type) {
         var steps: [Step] = []
         for (index, access) in accesses.enumerated() {
-            guard let keyPath = access.keyPath, let property = access.property, property.storedStrongly else {
+            guard let keyPath = access.keyPath, access.property?.storedStrongly == true else {
                 return nil
             }
             let objectType: AnyClass = type(of: access.object)
@@ -63,7 +62,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
             steps.append(
                 Step(
                     objectType: ObjectIdentifier(objectType), slotOffset: slotOffset,
-                    storageOffset: stored.storageOffset, keyPath: keyPath, property: property))
+                    storageOffset: stored.storageOffset))
         }
         guard !steps.isEmpty else { return nil }
         self.steps = steps
@@ -81,15 +80,15 @@ final class StoredPath: @unchecked Sendable {  // immutable
     }
 
     /// Reads the path from `root`, appending what it reads to `accesses`: each object with its
-    /// property's list, as a tracking evaluation records them. `nil` when an object is not of its
-    /// step's class.
+    /// property's list, as a tracking evaluation records them (without the key paths a proof would
+    /// need: this path is proven). `nil` when an object is not of its step's class.
     func read(_ root: AnyObject, recording accesses: inout [TrackedAccess]) -> End? {
         accesses.reserveCapacity(steps.count)
         return walk(root) { object, step in
             accesses.append(
                 TrackedAccess(
                     object: object, list: ListSlot.at(step.slotOffset, in: object).pointee.observers(),
-                    keyPath: step.keyPath, property: step.property))
+                    keyPath: nil, property: nil))
         }
     }
 

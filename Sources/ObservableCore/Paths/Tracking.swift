@@ -44,7 +44,7 @@ struct TrackedAccess {
     /// That property's observer list on that instance.
     let list: ObserverList
     /// The property's key path, rooted at the static type of the instance's class (`nil` for a read
-    /// by a string key path, which has none).
+    /// by a string key path, which has none, and for a read through a `StoredPath`, already proven).
     let keyPath: AnyKeyPath?
     /// What a path proof needs of the property (see `PathProof`); `nil` with `keyPath`.
     let property: TrackedProperty?
