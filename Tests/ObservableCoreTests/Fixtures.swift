@@ -63,3 +63,19 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Its subclass overrides `level` with a getter of its own: a path's value is not the stored one.
+class OverridableMeter: KeyValueObservable {
+    @Observed var level = 0
+}
+
+final class DoubledMeter: OverridableMeter {
+    override var level: Int {
+        get { super.level * 2 }
+        set { super.level = newValue / 2 }
+    }
+}
+
+final class MeterPanel: KeyValueObservable {
+    @Observed var meter: OverridableMeter?
+}

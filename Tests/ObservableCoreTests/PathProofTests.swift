@@ -7,22 +7,6 @@ private final class Company: KeyValueObservable {
     @Observed var office: Address?
 }
 
-/// Its subclass overrides `level` with a getter of its own: the path's value is not the stored one.
-private class Meter: KeyValueObservable {
-    @Observed var level = 0
-}
-
-private final class DoubledGauge: Meter {
-    override var level: Int {
-        get { super.level * 2 }
-        set { super.level = newValue / 2 }
-    }
-}
-
-private final class Panel: KeyValueObservable {
-    @Observed var meter: Meter?
-}
-
 /// A path proven to be pure navigation through `@Observed` properties gets changes of its last
 /// property from the setter's values, without evaluating the path (see `PathProof`).
 @Suite("Paths proven to end in a property")
@@ -66,8 +50,8 @@ struct PathProofTests {
         #expect(proof(ann, \.friend?.address) == nil)  // an optional last property after a chain
         let student = Student(name: "Cid")
         #expect(proof(student, \.name) == nil)  // an instance of a subclass of the property's class
-        let panel = Panel()
-        panel.meter = DoubledGauge()
+        let panel = MeterPanel()
+        panel.meter = DoubledMeter()
         #expect(proof(panel, \.meter?.level) == nil)  // … which may override it
         ann.address = nil
         #expect(proof(ann, \.address?.city) == nil)  // the path stopped at a nil intermediate
@@ -75,15 +59,15 @@ struct PathProofTests {
 
     @Test("a subclass overriding the property with its own getter is observed through that getter")
     func overridingGetter() {
-        let panel = Panel()
-        let meter = DoubledGauge()
+        let panel = MeterPanel()
+        let meter = DoubledMeter()
         panel.meter = meter
         var seen: [Seen<Int?>] = []
         let token = panel.observe(\.meter?.level) { _, change in seen.append(.from(change)) }
         meter.level = 10  // stores 5; the path reads 10
         #expect(seen == [Seen(phase: "post", old: 0, new: 10)])
         // The same path on the base class is proven, and delivers the stored values.
-        let plain = Meter()
+        let plain = OverridableMeter()
         panel.meter = plain
         seen.removeAll()
         plain.level = 3

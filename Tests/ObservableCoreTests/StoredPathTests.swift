@@ -18,22 +18,6 @@ private final class Middle: KeyValueObservable {
     @Observed var node: ChainNode?
 }
 
-/// Its subclass overrides `level` with a getter of its own: its stored value is not the path's.
-private class ScaleMeter: KeyValueObservable {
-    @Observed var level = 0
-}
-
-private final class DoubledScaleMeter: ScaleMeter {
-    override var level: Int {
-        get { super.level * 2 }
-        set { super.level = newValue / 2 }
-    }
-}
-
-private final class Dial: KeyValueObservable {
-    @Observed var gauge: ScaleMeter?
-}
-
 private final class Cell<Element>: KeyValueObservable {
     @Observed var item: Element
     @Observed var next: Cell<Element>?
@@ -149,21 +133,21 @@ struct StoredPathTests {
 
     @Test("an object of a subclass ends the read, and the path is evaluated: its getter's value is delivered")
     func subclassObject() throws {
-        let dial = Dial()
-        dial.gauge = ScaleMeter()
-        let stored = try #require(storedPath(dial, \.gauge?.level))
+        let dial = MeterPanel()
+        dial.meter = OverridableMeter()
+        let stored = try #require(storedPath(dial, \.meter?.level))
         var heard: [String] = []
-        let token = dial.observe(\.gauge?.level, options: [.old, .new]) { _, change in
+        let token = dial.observe(\.meter?.level, options: [.old, .new]) { _, change in
             heard.append("\(change.oldValue!.map(String.init) ?? "nil")->\(change.newValue!.map(String.init) ?? "nil")")
         }
-        let doubled = DoubledScaleMeter()
+        let doubled = DoubledMeter()
         doubled.level = 10  // stores 5
-        dial.gauge = doubled
+        dial.meter = doubled
         #expect(read(stored, dial, as: Int?.self) == nil)
         doubled.level = 4  // stores 2
-        dial.gauge = ScaleMeter()
-        dial.gauge?.level = 3
-        dial.gauge = nil
+        dial.meter = OverridableMeter()
+        dial.meter?.level = 3
+        dial.meter = nil
         #expect(heard == ["0->10", "10->4", "4->0", "0->3", "3->nil"])
         withExtendedLifetime(token) {}
     }

@@ -63,12 +63,19 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     /// `chained` is the same property reached through an optional chain (`\Class?.?.name`): with
     /// it, and the wrapping function (a constant specialised here, for the property's type), a path
     /// proven to end in this property delivers the setter's values (see `PathProof`).
-    ///
-    /// `storedStrongly` is `false` for `weak` and `unowned` storage, which a proven path must read
-    /// through the getter rather than as a plain value at the storage's offset (see `StoredPath`).
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
-        _ object: Object, storedStrongly: Bool = true, _ keyPath: () -> KeyPath<Object, Value>,
+        _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
+    ) {
+        access(object, storedStrongly: true, keyPath, chained: chained)
+    }
+
+    /// `access` for a property whose storage is `weak` or `unowned` (`storedStrongly: false`): a
+    /// proven path must read it through the getter, not as a plain value at the storage's offset
+    /// (see `StoredPath`).
+    @inlinable @inline(__always)
+    public func access<Object: AnyObject, Value>(
+        _ object: Object, storedStrongly: Bool, _ keyPath: () -> KeyPath<Object, Value>,
         chained: () -> KeyPath<Object?, Value?>
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
