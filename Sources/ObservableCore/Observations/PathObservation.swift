@@ -40,7 +40,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     private let lock = Lock()
     // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
     /// One link per dependency, in the order the path read them.
-    @exclusivity(unchecked) private var links: [any DependencyLink] = []
+    @exclusivity(unchecked) private var links = PathLinks()
     /// Changes of dependencies in flight, with the old values taken at their `willChange`.
     @exclusivity(unchecked) private var pending = PendingChanges()
     /// Whether the leaf link hears `willChange` (it does while changes are in flight).
@@ -181,12 +181,10 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// Detaches every link and drops the pending old values, after the observation has ended.
     private func detachAll() {
         let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [ValueBox]) in
-            var taken: [any DependencyLink] = []
-            swap(&taken, &links)
+            let detached = links.detachAll()
             let values = pending.removeAll()
             pendingDidChange()
-            for link in taken { link.detach() }
-            return (taken, values)
+            return (detached, values)
         }
         // Released after the lock: the last references to links, old values and what they hold.
         for box in oldValues { box.destroy(as: Value.self) }
@@ -203,7 +201,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         if let source {
             // A change begins that may move the path.
             lock.withLock {
-                guard link(from: source) != nil else { return }
+                guard links.link(from: source) != nil else { return }
                 pending.begin(change)
                 pendingDidChange()
             }
@@ -250,7 +248,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
             // A link detached since its `notify` began (by another thread) forwards nothing.
             var sourceList: ObjectIdentifier?
             if let source {
-                guard let link = link(from: source) else { return nil }
+                guard let link = links.link(from: source) else { return nil }
                 sourceList = link.listID
             }
             let oldBox = pending.finish(PendingChange(source: source, stamp: stamp))
@@ -293,11 +291,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         leafOld.wraps ? leafOld.value.converted(by: leafOld.wrap, to: Value.self) : leafOld.value.read(as: Value.self)
     }
 
-    /// Under `lock`: the link a change came through, while it is still one of the path's.
-    private func link(from source: ObjectIdentifier) -> (any DependencyLink)? {
-        links.first { ObjectIdentifier($0) == source }
-    }
-
     /// Under `lock`, after `pending` changed: publishes its count for the links, and makes the leaf
     /// link hear `willChange` exactly while changes are in flight (a new leaf link, after a re-link,
     /// starts without). Lock order: this lock, then a list's.
@@ -306,13 +299,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         let hears = !pending.isEmpty
         guard hears != leafHearsWillChange || (relinked && hears) else { return }
         leafHearsWillChange = hears
-        for link in links where link.deliversLeaf { link.setHearsWillChange(hears) }
+        links.setLeafHearsWillChange(hears)
     }
 
     func dependencyEnded(_ link: any DependencyLink) {
         let (removed, dropped, unlinked) = lock.withLock { () -> ((any DependencyLink)?, [ValueBox], Bool) in
-            guard let index = links.firstIndex(where: { $0 === link }) else { return (nil, [], links.isEmpty) }
-            let removed = links.remove(at: index)
+            guard let removed = links.remove(link) else { return (nil, [], links.isEmpty) }
             let dropped = pending.forget([ObjectIdentifier(link)])
             pendingDidChange()
             return (removed, dropped, links.isEmpty)
@@ -329,39 +321,14 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         withExtendedLifetime(removed) {}
     }
 
-    /// Moves the links to the lists in `accesses`. Called with `lock` held; returns the links it
-    /// detached and their pending old values, so the caller can release them after unlocking. Lock
-    /// order: this lock, then a list's. With `leaf`, the link to the last list delivers leaf changes
-    /// (a link in the wrong mode is replaced, not kept).
+    /// Under `lock`: moves the links to the lists in `accesses` (see `PathLinks.move`); returns the
+    /// links it detached and their pending old values, for the caller to release after unlocking.
     private func relink(
         to accesses: [TrackedAccess], leaf: LeafConversion?
     ) -> (stale: [any DependencyLink], dropped: [ValueBox]) {
-        func deliversLeaf(_ index: Int) -> Bool { leaf != nil && index == accesses.count - 1 }
-        if links.count == accesses.count
-            && zip(links, accesses).enumerated().allSatisfy({ index, pair in
-                pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)
-            })
-        {
-            return ([], [])
-        }
-        // Paths are short: linear searches, rather than a hashed table built at every move. The old
-        // links are taken out, so that removing from them copies nothing.
-        var remaining: [any DependencyLink] = []
-        swap(&remaining, &links)
-        var relinked: [any DependencyLink] = []
-        relinked.reserveCapacity(accesses.count)
-        for (index, access) in accesses.enumerated() {
-            let leafHere = deliversLeaf(index)
-            if let kept = remaining.firstIndex(where: { $0.listID == access.listID && $0.deliversLeaf == leafHere }) {
-                relinked.append(remaining.remove(at: kept))
-            } else if let link = access.list.attach(self, leaf: leafHere ? leaf : nil) {
-                relinked.append(link)
-            }
-        }
-        for link in remaining { link.detach() }
-        links = relinked
-        let dropped = remaining.isEmpty || pending.isClear ? [] : pending.forget(remaining.map { ObjectIdentifier($0) })
-        return (remaining, dropped)
+        let stale = links.move(to: accesses, leaf: leaf, for: self)
+        let dropped = stale.isEmpty || pending.isClear ? [] : pending.forget(stale.map { ObjectIdentifier($0) })
+        return (stale, dropped)
     }
 
     private func deliver(_ root: Root, _ change: ObservedChange<Value>) {

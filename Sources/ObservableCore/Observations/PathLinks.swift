@@ -1,0 +1,62 @@
+/// A path observation's links, one per dependency, in the order the path read them. Kept, searched
+/// and moved under the observation's lock; not generic, so none of it needs the path's type metadata.
+struct PathLinks {
+    private var links: [any DependencyLink] = []
+
+    var isEmpty: Bool { links.isEmpty }
+
+    /// The link a change came through, while it is still one of the path's.
+    func link(from source: ObjectIdentifier) -> (any DependencyLink)? {
+        links.first { ObjectIdentifier($0) == source }
+    }
+
+    /// Removes `link` (its list ended); `nil` if it is not one of the path's.
+    mutating func remove(_ link: any DependencyLink) -> (any DependencyLink)? {
+        links.firstIndex { $0 === link }.map { links.remove(at: $0) }
+    }
+
+    /// Detaches and returns every link.
+    mutating func detachAll() -> [any DependencyLink] {
+        var taken: [any DependencyLink] = []
+        swap(&taken, &links)
+        for link in taken { link.detach() }
+        return taken
+    }
+
+    /// Tells the leaf link whether sets of its property run the `willChange` pass.
+    func setLeafHearsWillChange(_ hears: Bool) {
+        for link in links where link.deliversLeaf { link.setHearsWillChange(hears) }
+    }
+
+    /// Moves the links to the lists in `accesses`, attaching `dependent` where it has none, and
+    /// returns the links it detached, for the caller to release after unlocking. Lock order: the
+    /// observation's lock, then a list's. With `leaf`, the link to the last list delivers leaf
+    /// changes (a link in the wrong mode is replaced, not kept).
+    mutating func move(
+        to accesses: [TrackedAccess], leaf: LeafConversion?, for dependent: PathObservationBase & PathDependent
+    ) -> [any DependencyLink] {
+        func deliversLeaf(_ index: Int) -> Bool { leaf != nil && index == accesses.count - 1 }
+        if links.count == accesses.count
+            && zip(links, accesses).enumerated().allSatisfy({ index, pair in
+                pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)
+            })
+        {
+            return []
+        }
+        // Paths are short: linear searches, rather than a hashed table built at every move. The old
+        // links are taken out, so that removing from them copies nothing.
+        var remaining: [any DependencyLink] = []
+        swap(&remaining, &links)
+        links.reserveCapacity(accesses.count)
+        for (index, access) in accesses.enumerated() {
+            let leafHere = deliversLeaf(index)
+            if let kept = remaining.firstIndex(where: { $0.listID == access.listID && $0.deliversLeaf == leafHere }) {
+                links.append(remaining.remove(at: kept))
+            } else if let link = access.list.attach(dependent, leaf: leafHere ? leaf : nil) {
+                links.append(link)
+            }
+        }
+        for link in remaining { link.detach() }
+        return remaining
+    }
+}
