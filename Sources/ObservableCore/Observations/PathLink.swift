@@ -15,7 +15,7 @@ protocol PathDependent: AnyObject, Sendable {
     /// Delivers a change of the last property of a path proven to be pure navigation (see
     /// `PathProof`), called with this dependent; `nil` where there is none.
     var leafDelivery: LeafDelivery? { get }
-    func dependencyEnded(_ link: any DependencyLink)
+    func dependencyEnded(_ link: PathLink)
     /// Whether this observes `keyPath` on `root` (for manual notification of a computed property).
     func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool
 }
@@ -42,18 +42,6 @@ class PathObservationBase: AnyObservation, @unchecked Sendable {
     }
 }
 
-/// The registration of a `PathDependent` in one property's list.
-protocol DependencyLink: AnyObject, Sendable {
-    /// Identity of the list the link sits in (one per instance and property).
-    var listID: ObjectIdentifier { get }
-    /// Whether the link delivers its property's values as the path's (see `PathLink`).
-    var deliversLeaf: Bool { get }
-    /// Removes the link from its list; idempotent.
-    func detach()
-    /// For a leaf link: whether sets of its property run the `willChange` pass (see `PathLink`).
-    func setHearsWillChange(_ hears: Bool)
-}
-
 /// A list entry that forwards a property's changes to a path observation. Usually the values are
 /// unused: the path is evaluated again, which gives its own old and new values. The link of the last
 /// property of a path proven to be pure navigation (`leaf` given, see `PathProof`) forwards the
@@ -68,13 +56,14 @@ protocol DependencyLink: AnyObject, Sendable {
 ///
 /// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
 /// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
-final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
+final class PathLink: ListEntry, @unchecked Sendable {
     let list: ObserverList
     let dependent: PathObservationBase & PathDependent
     /// The dependent's `leafDelivery` when this link delivers leaf changes (`deliversLeaf`), else a
     /// function never called. Not optional: calling a `let` function in place needs no retain of
     /// its context, where unwrapping an optional one into a local retained and released it per change.
     private let leafDelivery: LeafDelivery
+    /// Whether the link delivers its property's values as the path's (see above).
     let deliversLeaf: Bool
     /// The leaf conversion's `wrap` when it has one (`wraps`), else a function never called (not
     /// optional, like `leafDelivery`).
@@ -134,6 +123,7 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
     private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}
     private static func noWrap(_: BorrowedValue, _: UnsafeMutableRawPointer) {}
 
+    /// Identity of the list the link sits in (one per instance and property).
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
     /// Whether another change of the path is in flight (see `PathObservationBase`).
@@ -141,11 +131,13 @@ final class PathLink: ListEntry, DependencyLink, @unchecked Sendable {
         target._withUnsafeGuaranteedRef { $0.intermediatesInFlight.load(ordering: .acquiring) != 0 }
     }
 
+    /// Removes the link from its list; idempotent.
     func detach() {
         state.store(0, ordering: .releasing)
         list.remove(self)
     }
 
+    /// For a leaf link: whether sets of its property run the `willChange` pass (see above).
     func setHearsWillChange(_ hears: Bool) {
         list.setCountsForWillChange(self, hears)
     }
@@ -160,8 +152,7 @@ extension ObserverList {
     }
 
     /// Registers `dependent` to hear about every change of this property; `nil` if the list has ended.
-    func attach(_ dependent: PathObservationBase & PathDependent, leaf: LeafConversion? = nil) -> (any DependencyLink)?
-    {
+    func attach(_ dependent: PathObservationBase & PathDependent, leaf: LeafConversion? = nil) -> PathLink? {
         let link = PathLink(list: self, dependent: dependent, leaf: leaf)
         return add(link) ? link : nil
     }

@@ -1,23 +1,23 @@
 /// A path observation's links, one per dependency, in the order the path read them. Kept, searched
 /// and moved under the observation's lock; not generic, so none of it needs the path's type metadata.
 struct PathLinks {
-    private var links: [any DependencyLink] = []
+    private var links: [PathLink] = []
 
     var isEmpty: Bool { links.isEmpty }
 
     /// The link a change came through, while it is still one of the path's.
-    func link(from source: ObjectIdentifier) -> (any DependencyLink)? {
+    func link(from source: ObjectIdentifier) -> PathLink? {
         links.first { ObjectIdentifier($0) == source }
     }
 
     /// Removes `link` (its list ended); `nil` if it is not one of the path's.
-    mutating func remove(_ link: any DependencyLink) -> (any DependencyLink)? {
+    mutating func remove(_ link: PathLink) -> PathLink? {
         links.firstIndex { $0 === link }.map { links.remove(at: $0) }
     }
 
     /// Detaches and returns every link.
-    mutating func detachAll() -> [any DependencyLink] {
-        var taken: [any DependencyLink] = []
+    mutating func detachAll() -> [PathLink] {
+        var taken: [PathLink] = []
         swap(&taken, &links)
         for link in taken { link.detach() }
         return taken
@@ -34,25 +34,38 @@ struct PathLinks {
     /// changes (a link in the wrong mode is replaced, not kept).
     mutating func move(
         to accesses: [TrackedAccess], leaf: LeafConversion?, for dependent: PathObservationBase & PathDependent
-    ) -> [any DependencyLink] {
-        func deliversLeaf(_ index: Int) -> Bool { leaf != nil && index == accesses.count - 1 }
-        if links.count == accesses.count
-            && zip(links, accesses).enumerated().allSatisfy({ index, pair in
-                pair.0.listID == pair.1.listID && pair.0.deliversLeaf == deliversLeaf(index)
-            })
-        {
+    ) -> [PathLink] {
+        let leafIndex = leaf == nil ? -1 : accesses.count - 1
+        if links.isEmpty {
+            // The first registration: nothing to keep or detach.
+            links.reserveCapacity(accesses.count)
+            for index in accesses.indices {
+                if let link = accesses[index].list.attach(dependent, leaf: index == leafIndex ? leaf : nil) {
+                    links.append(link)
+                }
+            }
             return []
+        }
+        if links.count == accesses.count {
+            var same = true
+            for index in links.indices
+            where links[index].listID != accesses[index].listID || links[index].deliversLeaf != (index == leafIndex) {
+                same = false
+                break
+            }
+            if same { return [] }
         }
         // Paths are short: linear searches, rather than a hashed table built at every move. The old
         // links are taken out, so that removing from them copies nothing.
-        var remaining: [any DependencyLink] = []
+        var remaining: [PathLink] = []
         swap(&remaining, &links)
         links.reserveCapacity(accesses.count)
-        for (index, access) in accesses.enumerated() {
-            let leafHere = deliversLeaf(index)
-            if let kept = remaining.firstIndex(where: { $0.listID == access.listID && $0.deliversLeaf == leafHere }) {
+        for index in accesses.indices {
+            let list = accesses[index].listID
+            let leafHere = index == leafIndex
+            if let kept = remaining.firstIndex(where: { $0.listID == list && $0.deliversLeaf == leafHere }) {
                 links.append(remaining.remove(at: kept))
-            } else if let link = access.list.attach(dependent, leaf: leafHere ? leaf : nil) {
+            } else if let link = accesses[index].list.attach(dependent, leaf: leafHere ? leaf : nil) {
                 links.append(link)
             }
         }

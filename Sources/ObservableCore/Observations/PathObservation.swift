@@ -180,7 +180,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
 
     /// Detaches every link and drops the pending old values, after the observation has ended.
     private func detachAll() {
-        let (detached, oldValues) = lock.withLock { () -> ([any DependencyLink], [ValueBox]) in
+        let (detached, oldValues) = lock.withLock { () -> ([PathLink], [ValueBox]) in
             let detached = links.detachAll()
             let values = pending.removeAll()
             pendingDidChange()
@@ -241,7 +241,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         }
         let (newValue, accesses, leaf) = read(root)
         typealias Outcome = (
-            oldBox: ValueBox?, stale: [any DependencyLink], dropped: [ValueBox],
+            oldBox: ValueBox?, stale: [PathLink], dropped: [ValueBox],
             unlinked: Bool, delivers: Bool
         )
         let outcome = lock.withLock { () -> Outcome? in
@@ -262,29 +262,57 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         }
         guard let outcome else { return }
         for box in outcome.dropped { box.destroy(as: Value.self) }
-        // Built directly rather than through `options.change` and `Optional.map`: in this
-        // unspecialised code their closures cost more than the rest of the delivery.
-        var oldValue: Value?
-        if let oldBox = outcome.oldBox {
-            oldValue = oldBox.take(as: Value.self)
-        } else if let leafOld, options.contains(.old) {
-            // The path read the leaf when this set began (nothing was in flight): the setter's old
-            // value was the path's.
-            oldValue = Self.value(from: leafOld)
-        }
+        // The path read the leaf when this set began (nothing was in flight): the setter's old value
+        // was the path's.
+        let leafOld = options.contains(.old) ? leafOld : nil
         if outcome.delivers {
-            deliver(
-                root,
-                ObservedChange(
-                    kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil,
-                    isPrior: false,
-                    keyPath: keyPath, mutation: nil))
+            deliverEvaluated(root, newValue, oldBox: outcome.oldBox, leafOld: leafOld)
+        } else {
+            outcome.oldBox?.destroy(as: Value.self)
         }
         // No dependency left (a computed property that now reads no `@Observed` one): this change
         // was the last. Ended before the stale links, which own the observation, are released.
         if outcome.unlinked { end() }
         withExtendedLifetime(outcome.stale) {}
     }
+
+    /// Delivers an evaluated change, its old value taken from `oldBox` or `leafOld`. Through
+    /// `leafDelivery` where there is one: specialised, it builds the change without looking up its
+    /// type's metadata, which costs more in this unspecialised code than the rest of the delivery.
+    private func deliverEvaluated(_ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?) {
+        if let delivery = leafDelivery {
+            if let oldBox {
+                defer { oldBox.destroy(as: Value.self) }
+                return BorrowedValue.lend(newValue) { new in delivery(self, oldBox.borrowed, new, Self.asItIs, false) }
+            }
+            if let leafOld {
+                let oldValue = Self.value(from: leafOld)
+                return BorrowedValue.lend(oldValue) { old in
+                    BorrowedValue.lend(newValue) { new in delivery(self, old, new, Self.asItIs, false) }
+                }
+            }
+            if !options.contains(.old) {
+                // No old value is asked for: the one passed is left out of the change.
+                return BorrowedValue.lend(newValue) { new in delivery(self, new, new, Self.asItIs, false) }
+            }
+        }
+        // Built directly rather than through `options.change` and `Optional.map`: in this
+        // unspecialised code their closures cost more than the rest of the delivery.
+        var oldValue: Value?
+        if let oldBox {
+            oldValue = oldBox.take(as: Value.self)
+        } else if let leafOld {
+            oldValue = Self.value(from: leafOld)
+        }
+        deliver(
+            root,
+            ObservedChange(
+                kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
+                keyPath: keyPath, mutation: nil))
+    }
+
+    /// The `wrap` passed with values that are already the path's (never called).
+    private static func asItIs(_: BorrowedValue, _: UnsafeMutableRawPointer) {}
 
     /// The path's value made from a proven leaf's old value, as its setter passed it.
     private static func value(from leafOld: LeafOldValue) -> Value {
@@ -302,8 +330,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         links.setLeafHearsWillChange(hears)
     }
 
-    func dependencyEnded(_ link: any DependencyLink) {
-        let (removed, dropped, unlinked) = lock.withLock { () -> ((any DependencyLink)?, [ValueBox], Bool) in
+    func dependencyEnded(_ link: PathLink) {
+        let (removed, dropped, unlinked) = lock.withLock { () -> (PathLink?, [ValueBox], Bool) in
             guard let removed = links.remove(link) else { return (nil, [], links.isEmpty) }
             let dropped = pending.forget([ObjectIdentifier(link)])
             pendingDidChange()
@@ -325,7 +353,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// links it detached and their pending old values, for the caller to release after unlocking.
     private func relink(
         to accesses: [TrackedAccess], leaf: LeafConversion?
-    ) -> (stale: [any DependencyLink], dropped: [ValueBox]) {
+    ) -> (stale: [PathLink], dropped: [ValueBox]) {
         let stale = links.move(to: accesses, leaf: leaf, for: self)
         let dropped = stale.isEmpty || pending.isClear ? [] : pending.forget(stale.map { ObjectIdentifier($0) })
         return (stale, dropped)

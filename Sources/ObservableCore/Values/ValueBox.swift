@@ -21,6 +21,9 @@ struct ValueBox {
         initialize(address)
     }
 
+    /// The value, lent in place (until the box is taken or destroyed).
+    var borrowed: BorrowedValue { BorrowedValue(address: address) }
+
     /// The value, moved out; the box is freed.
     func take<Value>(as _: Value.Type) -> Value {
         defer { address.deallocate() }
