@@ -61,7 +61,7 @@ enum Registration {
         {
             return observePath(
                 root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] },
-                evaluated: (stored.value(at: end, as: Value.self), read), readBy: stored,
+                accesses: read, readBy: stored, initialValue: { stored.value(at: end, as: Value.self) },
                 options: options, origin: origin, onObservedDeallocated: onObservedDeallocated,
                 leafDelivery: leafDelivery, handler: handler)
         }
@@ -85,7 +85,8 @@ enum Registration {
         }
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(typedKeyPath) }
         return observePath(
-            root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] }, evaluated: (value, accesses),
+            root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] }, accesses: accesses,
+            initialValue: { value },
             options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
     }
@@ -123,10 +124,11 @@ enum Registration {
     }
 
     /// Registers a path observation in the lists a first evaluation found (with tracking, or by
-    /// reading `storedPath`), and delivers `.initial` with the value it read.
+    /// reading `storedPath`), and delivers `.initial` with `initialValue`, called only then (not a
+    /// tuple with the value: in this unspecialised code, a tuple's metadata is looked up each time).
     static func observePath<Root: AnyObject, Value>(
         _ root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value,
-        evaluated: (value: Value, accesses: [TrackedAccess]), readBy storedPath: StoredPath? = nil,
+        accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil, initialValue: () -> Value,
         options: ObservationOptions,
         origin: ObservationOrigin = .token, onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery? = nil,
         handler: @escaping (Root, ObservedChange<Value>) -> Void
@@ -135,8 +137,8 @@ enum Registration {
             root: root, keyPath: keyPath, evaluate: evaluate, options: options,
             onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
         observation.origin = origin
-        observation.register(evaluated.accesses, readBy: storedPath)
-        if options.contains(.initial) { observation.deliverInitial(root, evaluated.value) }
+        observation.register(accesses, readBy: storedPath)
+        if options.contains(.initial) { observation.deliverInitial(root, initialValue()) }
         observation.endIfUnlinked()
         return observation
     }

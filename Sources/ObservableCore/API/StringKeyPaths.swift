@@ -79,9 +79,10 @@ struct StringKeyPath: Sendable {
         let text = self.text
         let standIn = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
         StringKeyPathNames.record(text, for: standIn)
+        let (initial, accesses) = Tracking.evaluate { self.value(of: root) }
         return Registration.observePath(
-            root, keyPath: standIn, evaluate: { value(of: $0) },
-            evaluated: Tracking.evaluate { value(of: root) }, options: options, origin: origin,
+            root, keyPath: standIn, evaluate: { self.value(of: $0) }, accesses: accesses, initialValue: { initial },
+            options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated,
             handler: { root, change in handler(root, KeyedChange(change, keyPath: text)) })
     }
