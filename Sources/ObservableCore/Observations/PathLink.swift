@@ -26,6 +26,11 @@ struct LeafOldValue {
     let value: BorrowedValue
     let wrap: LeafWrap
     let wraps: Bool
+
+    /// The path's value made from it.
+    func value<Value>(as _: Value.Type) -> Value {
+        wraps ? value.converted(by: wrap, to: Value.self) : value.read(as: Value.self)
+    }
 }
 
 /// The part of a path observation that its links read without its lock.
@@ -87,7 +92,7 @@ final class PathLink: ListEntry, @unchecked Sendable {
             self.wrap = wrap
             self.wraps = true
         } else {
-            self.wrap = Self.noWrap
+            self.wrap = noLeafWrap
             self.wraps = false
         }
         self.target = Unmanaged.passUnretained(dependent)
@@ -121,7 +126,6 @@ final class PathLink: ListEntry, @unchecked Sendable {
     }
 
     private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}
-    private static func noWrap(_: BorrowedValue, _: UnsafeMutableRawPointer) {}
 
     /// Identity of the list the link sits in (one per instance and property).
     var listID: ObjectIdentifier { ObjectIdentifier(list) }

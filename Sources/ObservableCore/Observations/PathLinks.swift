@@ -36,16 +36,6 @@ struct PathLinks {
         to accesses: [TrackedAccess], leaf: LeafConversion?, for dependent: PathObservationBase & PathDependent
     ) -> [PathLink] {
         let leafIndex = leaf == nil ? -1 : accesses.count - 1
-        if links.isEmpty {
-            // The first registration: nothing to keep or detach.
-            links.reserveCapacity(accesses.count)
-            for index in accesses.indices {
-                if let link = accesses[index].list.attach(dependent, leaf: index == leafIndex ? leaf : nil) {
-                    links.append(link)
-                }
-            }
-            return []
-        }
         if links.count == accesses.count {
             var same = true
             for index in links.indices

@@ -262,11 +262,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         }
         guard let outcome else { return }
         for box in outcome.dropped { box.destroy(as: Value.self) }
-        // The path read the leaf when this set began (nothing was in flight): the setter's old value
-        // was the path's.
-        let leafOld = options.contains(.old) ? leafOld : nil
         if outcome.delivers {
-            deliverEvaluated(root, newValue, oldBox: outcome.oldBox, leafOld: leafOld)
+            // With `leafOld`, the path read the leaf when this set began: the setter's old value was the path's.
+            deliverEvaluated(root, newValue, oldBox: outcome.oldBox, leafOld: options.contains(.old) ? leafOld : nil)
         } else {
             outcome.oldBox?.destroy(as: Value.self)
         }
@@ -276,47 +274,31 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         withExtendedLifetime(outcome.stale) {}
     }
 
-    /// Delivers an evaluated change, its old value taken from `oldBox` or `leafOld`. Through
-    /// `leafDelivery` where there is one: specialised, it builds the change without looking up its
-    /// type's metadata, which costs more in this unspecialised code than the rest of the delivery.
+    /// Delivers an evaluated change, its old value from `oldBox` (destroyed after) or `leafOld`.
+    /// Through `leafDelivery` where there is one: specialised, it builds the change without the type
+    /// metadata lookups that cost more in this unspecialised code than the rest of the delivery.
     private func deliverEvaluated(_ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?) {
-        if let delivery = leafDelivery {
-            if let oldBox {
-                defer { oldBox.destroy(as: Value.self) }
-                return BorrowedValue.lend(newValue) { new in delivery(self, oldBox.borrowed, new, Self.asItIs, false) }
-            }
-            if let leafOld {
-                let oldValue = Self.value(from: leafOld)
-                return BorrowedValue.lend(oldValue) { old in
-                    BorrowedValue.lend(newValue) { new in delivery(self, old, new, Self.asItIs, false) }
-                }
-            }
-            if !options.contains(.old) {
-                // No old value is asked for: the one passed is left out of the change.
-                return BorrowedValue.lend(newValue) { new in delivery(self, new, new, Self.asItIs, false) }
+        defer { oldBox?.destroy(as: Value.self) }
+        if let delivery = leafDelivery, oldBox != nil || leafOld != nil || !options.contains(.old) {
+            return BorrowedValue.lend(newValue) { new in
+                if let oldBox { return delivery(self, oldBox.borrowed, new, noLeafWrap, false) }
+                // Without an old value, none is asked for: the one passed is left out of the change.
+                guard let leafOld else { return delivery(self, new, new, noLeafWrap, false) }
+                BorrowedValue.lend(leafOld.value(as: Value.self)) { delivery(self, $0, new, noLeafWrap, false) }
             }
         }
-        // Built directly rather than through `options.change` and `Optional.map`: in this
-        // unspecialised code their closures cost more than the rest of the delivery.
+        // A string key path, `.prior`, or an old value asked for and not recorded: built here,
+        // directly (`options.change` and `Optional.map`'s closures cost more than the delivery).
         var oldValue: Value?
         if let oldBox {
-            oldValue = oldBox.take(as: Value.self)
+            oldValue = oldBox.borrowed.read(as: Value.self)
         } else if let leafOld {
-            oldValue = Self.value(from: leafOld)
+            oldValue = leafOld.value(as: Value.self)
         }
-        deliver(
-            root,
-            ObservedChange(
-                kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
-                keyPath: keyPath, mutation: nil))
-    }
-
-    /// The `wrap` passed with values that are already the path's (never called).
-    private static func asItIs(_: BorrowedValue, _: UnsafeMutableRawPointer) {}
-
-    /// The path's value made from a proven leaf's old value, as its setter passed it.
-    private static func value(from leafOld: LeafOldValue) -> Value {
-        leafOld.wraps ? leafOld.value.converted(by: leafOld.wrap, to: Value.self) : leafOld.value.read(as: Value.self)
+        let change = ObservedChange(
+            kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
+            keyPath: keyPath, mutation: nil)
+        deliver(root, change)
     }
 
     /// Under `lock`, after `pending` changed: publishes its count for the links, and makes the leaf

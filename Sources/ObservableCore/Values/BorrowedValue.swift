@@ -68,3 +68,6 @@ struct BorrowedValue {
 /// module.
 @usableFromInline
 typealias LeafWrap = (BorrowedValue, UnsafeMutableRawPointer) -> Void
+
+/// The `LeafWrap` passed where a function is needed and no conversion applies (never called).
+func noLeafWrap(_: BorrowedValue, _: UnsafeMutableRawPointer) {}
