@@ -104,7 +104,8 @@ struct ObservationListingTests {
         #expect(person.observationsDescription == "\(named(person)): no live observations")
     }
 
-    @Test("a string key path is listed as written, on each object it reads; two strings, two lines")
+    @Test(
+        "a string key path is listed as written: one property as a direct observation, a path on each object it reads")
     func stringKeyPath() throws {
         let person = Person()
         let oslo = Address(city: "Oslo")
@@ -114,7 +115,7 @@ struct ObservationListingTests {
         #expect(
             person.observationsDescription == """
                 \(named(person)): 2 live observations
-                  "name" [.old, .new] token, path; reads name
+                  "name" [.old, .new] token
                   "address.city" [.new] token, path; reads address
                 """)
         #expect(

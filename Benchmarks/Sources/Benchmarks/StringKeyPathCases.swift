@@ -15,12 +15,24 @@ func stringKeyPathBenchmarks() -> [Benchmark] {
     let stringToken = try! stringModel.observe(keyPath: "value", options: [.old, .new]) { _, change in
         sink.count &+= (change.oldValue as! Int) &+ (change.newValue as! Int)
     }
+    // The floor of any design that hands values on as `Any`: the typed observation, its values
+    // made `Any` and cast back by the handler as the string one's are.
+    let anyModel = ObservedModel()
+    let anyToken = anyModel.observe(\.value, options: [.old, .new]) { _, change in
+        let (old, new) = valuesAsAny(change)
+        sink.count &+= (old as! Int) &+ (new as! Int)
+    }
     let observed = ObservedModel()
     return [
         Benchmark(group: "string key path: set, 1 observer", name: Name.observed + " \\.value (typed)") { n in
             for i in 0..<n { typedModel.value = i }
             blackHole(sink.count)
             withExtendedLifetime(typedToken) {}
+        },
+        Benchmark(group: "string key path: set, 1 observer", name: Name.observed + " \\.value, values as Any") { n in
+            for i in 0..<n { anyModel.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(anyToken) {}
         },
         Benchmark(group: "string key path: set, 1 observer", name: Name.observed + " \"value\"") { n in
             for i in 0..<n { stringModel.value = i }
@@ -40,4 +52,10 @@ func stringKeyPathBenchmarks() -> [Benchmark] {
             }
         },
     ]
+}
+
+/// The change's values as `Any`. Out of line, so that the handler's casts back are not folded away.
+@inline(never)
+func valuesAsAny(_ change: ObservedChange<Int>) -> (old: Any?, new: Any?) {
+    (change.oldValue, change.newValue)
 }

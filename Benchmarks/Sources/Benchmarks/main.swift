@@ -201,6 +201,11 @@ if let typed = result("string key path: set, 1 observer", Name.observed + " \\.v
     let string = result("string key path: set, 1 observer", Name.observed + " \"value\"")
 {
     check("string key path set, 1 observer ≤ 2× the typed one", formatRatio(string / typed), string / typed <= 2)
+    if let floor = result("string key path: set, 1 observer", Name.observed + " \\.value, values as Any") {
+        print(
+            "| (figure) string key path set vs the typed one with its values as Any | \(formatRatio(string / floor)) | — |"
+        )
+    }
 }
 if let ours = result("async sequence: per change", Name.observed),
     let observation = result("async sequence: per change", Name.observation)

@@ -15,12 +15,18 @@ public struct KeyedChange: CustomStringConvertible {
     /// The string key path that was observed.
     public let keyPath: String
 
-    init(_ change: ObservedChange<Any?>, keyPath: String) {
-        kind = change.kind
-        oldValue = change.oldValue ?? nil
-        newValue = change.newValue ?? nil
-        isPrior = change.isPrior
+    init(oldValue: Any?, newValue: Any?, isPrior: Bool, keyPath: String) {
+        kind = .setting
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.isPrior = isPrior
         self.keyPath = keyPath
+    }
+
+    init(_ change: ObservedChange<Any?>, keyPath: String) {
+        self.init(
+            oldValue: change.oldValue ?? nil, newValue: change.newValue ?? nil, isPrior: change.isPrior,
+            keyPath: keyPath)
     }
 
     /// The change on one line, as `print(change)` shows it: kind, old and new values, and the key path.

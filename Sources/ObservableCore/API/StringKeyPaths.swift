@@ -22,8 +22,9 @@ extension KeyValueObservable {
     /// }
     /// ```
     ///
-    /// Resolution reads stored values through `Mirror`, so it is slower than a typed key path (it
-    /// runs when a property of the path changes), and a class that customises its `Mirror` itself
+    /// A single property (`"name"`) is observed as its typed key path is, in the property's own
+    /// list. A longer path is resolved by reading stored values through `Mirror` when a property of
+    /// the path changes, so it is slower than a typed key path; a class that customises its `Mirror` itself
     /// (`CustomReflectable`, other than the mirror `@KeyValueObservable` writes) cannot be resolved.
     /// Computed properties have no string key.
     ///
@@ -45,11 +46,14 @@ struct StringKeyPath: Sendable {
     /// The path as written, which each change names.
     let text: String
     let components: [String]
+    /// The property, when the path is one property of the root: observed directly, in its list.
+    private let property: ReflectedFields.ObservedProperty?
 
     init(_ path: String, rootType: AnyClass) throws(StringKeyPathError) {
         text = path
         components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var type: Any.Type = rootType
+        var last: ReflectedFields.ObservedProperty?
         for (position, key) in components.enumerated() {
             let typeName = String(describing: type)
             func fail(_ reason: StringKeyPathError.Reason) -> StringKeyPathError {
@@ -65,10 +69,13 @@ struct StringKeyPath: Sendable {
                 throw fail(fields.storedField(named: key) == nil ? .unknownKey : .notObservable)
             }
             if position < components.count - 1 { type = unwrappedOptionalType(property.storageType) }
+            last = property
         }
+        self.property = components.count == 1 ? last : nil
     }
 
-    /// Observes the path from `root` as a path observation: every component is a trigger.
+    /// Observes the path from `root`: one property of the root directly, in its list; a longer path
+    /// as a path observation, every component a trigger.
     func observe<Root: AnyObject>(
         _ root: Root, options: ObservationOptions, origin: ObservationOrigin,
         onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
@@ -79,6 +86,16 @@ struct StringKeyPath: Sendable {
         let text = self.text
         let standIn = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
         StringKeyPathNames.record(text, for: standIn)
+        if let property {
+            let observation = KeyedDirectObservation(
+                keyPath: standIn, text: text, valueType: property.storageType, options: options,
+                onObservedDeallocated: onObservedDeallocated,
+                handler: { object, change in handler(unsafeDowncast(object, to: Root.self), change) })
+            observation.origin = origin
+            Registration.register(observation, atSlot: property.slotOffset, of: root)
+            if options.contains(.initial) { observation.deliverInitial(root, Tracking.untracked { value(of: root) }) }
+            return observation
+        }
         let (initial, accesses) = Tracking.evaluate { self.value(of: root) }
         return Registration.observePath(
             root, keyPath: standIn, evaluate: { self.value(of: $0) }, accesses: accesses, initialValue: { initial },
@@ -136,14 +153,4 @@ private func unwrappedOptionalType(_ type: Any.Type) -> Any.Type {
     var type = type
     while let optional = type as? OptionalProtocol.Type { type = optional.wrappedType }
     return type
-}
-
-/// The value inside any number of optionals, `nil` when one of them is `nil`.
-private func unwrappedOptional(_ value: Any) -> Any? {
-    var value = value
-    while let optional = value as? OptionalProtocol {
-        guard let wrapped = optional.wrappedValue else { return nil }
-        value = wrapped
-    }
-    return value
 }

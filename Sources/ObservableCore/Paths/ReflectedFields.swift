@@ -117,3 +117,13 @@ extension Optional: OptionalProtocol {
         destination.initializeMemory(as: Self.self, to: nil)
     }
 }
+
+/// The value inside any number of optionals, `nil` when one of them is `nil`.
+func unwrappedOptional(_ value: Any) -> Any? {
+    var value = value
+    while let optional = value as? OptionalProtocol {
+        guard let wrapped = optional.wrappedValue else { return nil }
+        value = wrapped
+    }
+    return value
+}
