@@ -32,9 +32,11 @@ class ControllerRegistration: @unchecked Sendable {
     @exclusivity(unchecked) var next: ControllerRegistration?
     @exclusivity(unchecked) private var observation: AnyObservation?
 
+    /// Takes the object's identity, not the object: an initialiser's argument is owned, and
+    /// retaining and releasing an object that has weak references costs more than the rest.
     @usableFromInline
-    init(object: AnyObject, key: ControllerKey, options: ObservationOptions) {
-        self.objectID = ObjectIdentifier(object)
+    init(objectID: ObjectIdentifier, key: ControllerKey, options: ObservationOptions) {
+        self.objectID = objectID
         self.key = key
         self.keyIdentity = key.identity
         self.options = options
@@ -45,6 +47,12 @@ class ControllerRegistration: @unchecked Sendable {
 
     /// The observed object, while it lives.
     final var object: AnyObject? { retainedObject ?? weakObject }
+
+    /// Whether the registration's object is `object`: a retained one by its identity, as it lives
+    /// as long as the registration (no reference counting); otherwise only while it lives.
+    final func isBound(to object: AnyObject) -> Bool {
+        retainedObject != nil ? objectID == ObjectIdentifier(object) : weakObject === object
+    }
 
     /// Binds it to `object` before it enters the table.
     final func bind(to object: AnyObject, retained: Bool, order: Int) {
@@ -96,12 +104,12 @@ final class ControllerHandler<Observer: AnyObject, Object, Change>: ControllerRe
 
     @usableFromInline
     init(
-        object: AnyObject, key: ControllerKey, options: ObservationOptions, observer: WeakReference<Observer>,
+        objectID: ObjectIdentifier, key: ControllerKey, options: ObservationOptions, observer: WeakReference<Observer>,
         handler: @escaping (Observer, Object, Change) -> Void
     ) {
         self.observer = observer
         self.handler = handler
-        super.init(object: object, key: key, options: options)
+        super.init(objectID: objectID, key: key, options: options)
     }
 
     /// Calls the handler while the registration is active and its observer lives.

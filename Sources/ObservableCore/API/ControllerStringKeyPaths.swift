@@ -23,7 +23,8 @@ extension ObservationController {
     ) throws(StringKeyPathError) {
         let path = try StringKeyPath(keyPath, rootType: type(of: object))
         let registration = ControllerHandler(
-            object: object, key: .string(keyPath), options: options, observer: observerReference, handler: handler)
+            objectID: ObjectIdentifier(object), key: .string(keyPath), options: options, observer: observerReference,
+            handler: handler)
         register(object, registration) { onDeallocated in
             path.observe(object, options: options, origin: .controller, onObservedDeallocated: onDeallocated) {
                 object, change in

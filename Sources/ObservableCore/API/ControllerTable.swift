@@ -23,7 +23,7 @@ struct ControllerTable {
     {
         let position = position(of: registration.objectID)
         // A list of the same object carries on its order; anything else is a newly observed object.
-        if let position, heads[position].object === object {
+        if let position, heads[position].isBound(to: object) {
             registration.bind(to: object, retained: retained, order: heads[position].objectOrder)
         } else {
             registration.bind(to: object, retained: retained, order: nextOrder)
@@ -34,7 +34,7 @@ struct ControllerTable {
             return nil
         }
         let list = heads[position]
-        guard list.object === object else {
+        guard list.isBound(to: object) else {
             heads[position] = registration
             return Self.deactivated(list)
         }
@@ -118,7 +118,7 @@ struct ControllerTable {
 
     /// Where the list of `object` is, `nil` for a dead object's at the same address.
     private func position(of object: AnyObject) -> Int? {
-        guard let position = position(of: ObjectIdentifier(object)), heads[position].object === object else {
+        guard let position = position(of: ObjectIdentifier(object)), heads[position].isBound(to: object) else {
             return nil
         }
         return position

@@ -49,8 +49,8 @@ public final class ObservationController<Observer: AnyObject> {
     /// Guarded by `lock` (so without run-time exclusivity checks; the table calls nothing out).
     @exclusivity(unchecked) private var table = ControllerTable()
     /// This controller, weakly, for the deallocation hooks of its observations (see `register`).
-    /// Set once, at the end of `init`.
-    private var weakSelf: WeakReference<ObservationController>!
+    /// Set once, at the end of `init` (so without run-time exclusivity checks).
+    @exclusivity(unchecked) private var weakSelf: WeakReference<ObservationController>!
 
     /// Creates a controller for `observer`, which it holds weakly.
     ///
@@ -97,7 +97,8 @@ public final class ObservationController<Observer: AnyObject> {
     ) {
         // Inlinable so that the gate and the notify function are specialised for Object and Value.
         let registration = ControllerHandler(
-            object: object, key: .typed(keyPath), options: options, observer: observerReference, handler: handler)
+            objectID: ObjectIdentifier(object), key: .typed(keyPath), options: options, observer: observerReference,
+            handler: handler)
         register(object, registration) { onDeallocated in
             Registration.register(
                 object, keyPath, options: options, origin: .controller, onObservedDeallocated: onDeallocated
@@ -182,16 +183,17 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
-    /// Records `registration` for `object` in the table *before* starting the observation, so that
-    /// `unobserve` from inside the `.initial` callback (which runs within `start`) finds it;
-    /// KVOController needed a state machine for the same case.
+    /// With `.initial`, records `registration` for `object` in the table *before* starting the
+    /// observation, so that `unobserve` from inside the `.initial` callback (which runs within
+    /// `start`) finds it; KVOController needed a state machine for the same case. Without, no callback
+    /// of this registration runs before `observe` returns but on another thread, racing it: the
+    /// observation is started first and recorded with it, under the lock once.
     @usableFromInline
     func register<Object: AnyObject>(
         _ object: Object, _ registration: ControllerRegistration,
         start: (_ onObservedDeallocated: DeallocationHook?) -> AnyObservation
     ) {
         let retained = retainsObserved && object !== observerReference.value
-        lock.withLock { table.insert(registration, of: object, retained: retained) }?.endChain()
         // A retained object cannot end while observed. The hook runs on the thread that releases the
         // object; it touches only the table, under its lock, so the controller may be reached from
         // there even when it is not `Sendable`.
@@ -200,6 +202,16 @@ public final class ObservationController<Observer: AnyObject> {
             let controller: WeakReference<ObservationController> = weakSelf
             onDeallocated = { controller.value?.observedObjectDeallocated(registration) }
         }
+        guard registration.options.contains(.initial) else {
+            let observation = start(onDeallocated)
+            let replaced = lock.withLock { () -> ControllerRegistration? in
+                _ = registration.attach(observation)
+                return table.insert(registration, of: object, retained: retained)
+            }
+            replaced?.endChain()
+            return
+        }
+        lock.withLock { table.insert(registration, of: object, retained: retained) }?.endChain()
         let observation = start(onDeallocated)
         lock.withLock { registration.attach(observation) }?.cancelOwned()
     }

@@ -28,7 +28,8 @@ class AnyObservation: @unchecked Sendable {
 
     /// Which API made the observation, for descriptions only. Set before the observation is
     /// registered (published), never after. One byte, beside `state`.
-    @usableFromInline
+    /// (So without run-time exclusivity checks: a check cost more than the write.)
+    @usableFromInline @exclusivity(unchecked)
     final var origin = ObservationOrigin.token
 
     @usableFromInline
