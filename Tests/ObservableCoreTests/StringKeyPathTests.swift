@@ -143,18 +143,22 @@ struct StringKeyPathTests {
         person.age = 2
         #expect(calls == 1)
 
-        weak var released: Person?
-        weak var captured: Canary?
-        var survivor: ObservationToken?
-        do {
-            let doomed = Person()
-            let canary = Canary()
-            released = doomed
-            captured = canary
-            survivor = try doomed.observe(keyPath: "address.city") { _, _ in withExtendedLifetime(canary) {} }
+        // One property is observed directly, a longer path as a path: both end with the object.
+        for keyPath in ["age", "address.city"] {
+            weak var released: Person?
+            weak var captured: Canary?
+            var survivor: ObservationToken?
+            do {
+                let doomed = Person()
+                let canary = Canary()
+                released = doomed
+                captured = canary
+                survivor = try doomed.observe(keyPath: keyPath) { _, _ in withExtendedLifetime(canary) {} }
+                doomed.age = 1
+            }
+            #expect(released == nil, "\(keyPath)")
+            #expect(captured == nil, "\(keyPath)")
+            #expect(survivor?.isActive == false, "\(keyPath)")
         }
-        #expect(released == nil)
-        #expect(captured == nil)
-        #expect(survivor?.isActive == false)
     }
 }
