@@ -202,18 +202,18 @@ public final class ObservationController<Observer: AnyObject> {
             let controller: WeakReference<ObservationController> = weakSelf
             onDeallocated = { controller.value?.observedObjectDeallocated(registration) }
         }
-        guard registration.options.contains(.initial) else {
+        if registration.options.contains(.initial) {
+            lock.withLock { table.insert(registration, of: object, retained: retained) }?.endChain()
             let observation = start(onDeallocated)
-            let replaced = lock.withLock { () -> ControllerRegistration? in
+            lock.withLock { registration.attach(observation) }?.cancelOwned()
+        } else {
+            let observation = start(onDeallocated)
+            lock.withLock { () -> ControllerRegistration? in
+                // Not in the table yet, so nothing has deactivated it: `attach` keeps the observation.
                 _ = registration.attach(observation)
                 return table.insert(registration, of: object, retained: retained)
-            }
-            replaced?.endChain()
-            return
+            }?.endChain()
         }
-        lock.withLock { table.insert(registration, of: object, retained: retained) }?.endChain()
-        let observation = start(onDeallocated)
-        lock.withLock { registration.attach(observation) }?.cancelOwned()
     }
 
     /// `registration`'s observed object was deallocated, ending its observation; the first of the

@@ -80,7 +80,7 @@ struct StringKeyPath: Sendable {
         _ root: Root, options: ObservationOptions, origin: ObservationOrigin,
         onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
     ) -> AnyObservation {
-        // A stand-in for the typed key path a path observation carries, one per root type and
+        // A stand-in for the typed key path an observation carries, one per root type and
         // string: changes are handed on as `KeyedChange`s, which name the string instead, and the
         // descriptions find the string by it.
         let text = self.text
