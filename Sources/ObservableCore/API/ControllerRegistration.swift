@@ -3,25 +3,28 @@ import Synchronization
 /// One (object, key) observation of a controller: the gate every callback passes, the observation
 /// once started, and its place in the controller's table, a list per observed object.
 ///
-/// Everything but `active` is guarded by the controller's lock while the registration is in the
+/// A registration is a direct observation, so that the common case is one object, not two: for a
+/// key path that is one `@Observed` property of the object (`ControllerDirectObservation`) it is
+/// itself registered in the property's list. For anything else (a path, a string key path, a key
+/// path not yet resolved on the class) it is never listed, and it holds the observation made for
+/// the key, whose handler holds it (one captured reference, so the handler needs no context of its
+/// own): removing it from the table and ending it breaks that cycle.
+///
+/// Everything but `current` is guarded by the controller's lock while the registration is in the
 /// table (so without run-time exclusivity checks: the few methods that touch the fields call
 /// nothing out); the table deactivates a registration as it removes it (under that lock), and from
-/// then on it belongs to whoever removed it, who ends it after the lock.
-///
-/// It holds its observation strongly and the observation's handler holds it (one captured reference,
-/// so the handler needs no context of its own): removing it from the table and ending it breaks
-/// that cycle. Every registration leaves the table: on `unobserve…`, on replacement, with the
-/// controller, or when its non-retained object is deallocated.
+/// then on it belongs to whoever removed it, who ends it after the lock. Every registration leaves
+/// the table: on `unobserve…`, on replacement, with the controller, or when its non-retained object
+/// is deallocated.
 @usableFromInline
-class ControllerRegistration: @unchecked Sendable {
-    private let active = Atomic<Bool>(true)
+class ControllerRegistration: DirectObservation, @unchecked Sendable {
+    /// `true` until the table removes it; every callback checks it.
+    private let current = Atomic<Bool>(true)
     let key: ControllerKey
     /// The key's `identity`, compared without reference counting.
     let keyIdentity: ObjectIdentifier?
     /// The observed object's identity, its place in the table.
     let objectID: ObjectIdentifier
-    /// The observation's options, for the controller's description.
-    let options: ObservationOptions
     /// The observed object, when the controller retains it.
     @exclusivity(unchecked) private(set) var retainedObject: AnyObject?
     @exclusivity(unchecked) private(set) weak var weakObject: AnyObject?
@@ -30,20 +33,31 @@ class ControllerRegistration: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var objectOrder = 0
     /// The next registration of the same object.
     @exclusivity(unchecked) var next: ControllerRegistration?
+    /// The observation made for the key, when it is not the registration itself.
     @exclusivity(unchecked) private var observation: AnyObservation?
+    /// Whether the registration is itself the started observation, registered in a list.
+    @exclusivity(unchecked) private var observesItself = false
+    /// The controller's, for an object it does not retain; set before the observation starts.
+    @exclusivity(unchecked) private(set) var onObjectDeallocated: (@Sendable (ControllerRegistration) -> Void)?
 
     /// Takes the object's identity, not the object: an initialiser's argument is owned, and
     /// retaining and releasing an object that has weak references costs more than the rest.
+    /// `keyPath` and `notify` are the direct observation's, for the registration that is one.
     @usableFromInline
-    init(objectID: ObjectIdentifier, key: ControllerKey, options: ObservationOptions) {
+    init(
+        objectID: ObjectIdentifier, key: ControllerKey, keyPath: InternedKeyPath, options: ObservationOptions,
+        notify: @escaping EntryNotification
+    ) {
         self.objectID = objectID
         self.key = key
         self.keyIdentity = key.identity
-        self.options = options
+        super.init(options: options, keyPath: keyPath, notify: notify)
+        origin = .controller
     }
 
+    /// Not removed from the table yet.
     @usableFromInline
-    final var isActive: Bool { active.load(ordering: .acquiring) }
+    final var isCurrent: Bool { current.load(ordering: .acquiring) }
 
     /// The observed object, while it lives.
     final var object: AnyObject? { retainedObject ?? weakObject }
@@ -60,62 +74,103 @@ class ControllerRegistration: @unchecked Sendable {
         objectOrder = order
     }
 
-    /// Active, and its observation can still notify (a path through no `@Observed` property, or an
-    /// object being deallocated, gives one that never will). Under the controller's lock.
-    final var isObserving: Bool {
-        isActive && observation?.isActive ?? true
+    /// For an object the controller does not retain, before the observation starts: `hook` is told
+    /// (with this registration) when the object is deallocated.
+    final func tellDeallocation(to hook: @escaping @Sendable (ControllerRegistration) -> Void) {
+        onObjectDeallocated = hook
     }
 
-    /// Keeps the started observation, under the controller's lock; returns it to be ended after the
-    /// lock if the registration was removed meanwhile (from inside its `.initial` callback, or by
-    /// another thread).
+    /// The hook for an observation made for the key, which captures this registration; `nil` when
+    /// the controller retains the object.
+    @usableFromInline
+    final var deallocationHook: DeallocationHook? {
+        guard onObjectDeallocated != nil else { return nil }
+        return { self.objectDeallocated() }
+    }
+
+    /// The observed object was deallocated and the observation ended with it.
+    final func objectDeallocated() {
+        onObjectDeallocated?(self)
+    }
+
+    /// Current, and its observation can still notify (a path through no `@Observed` property, or an
+    /// object being deallocated, gives one that never will). Under the controller's lock.
+    final var isObserving: Bool {
+        isCurrent && (observation ?? self).isActive
+    }
+
+    /// Keeps the started observation (which may be the registration itself), under the
+    /// controller's lock; returns it to be ended after the lock if the registration was removed
+    /// meanwhile (from inside its `.initial` callback, or by another thread).
     final func attach(_ started: AnyObservation) -> AnyObservation? {
-        guard isActive else { return started }
-        observation = started
+        guard isCurrent else { return started }
+        if started === self { observesItself = true } else { observation = started }
         return nil
     }
 
     /// Stops every callback: the table's part of removing it, under the controller's lock.
     final func deactivate() {
-        active.store(false, ordering: .releasing)
+        current.store(false, ordering: .releasing)
     }
 
     /// Ends the observations of this registration and of those linked after it, which have all left
-    /// the table: after the controller's lock.
+    /// the table: after the controller's lock. One not started yet is ended by its `attach`.
     final func endChain() {
         var current: ControllerRegistration? = self
         while let registration = current {
-            let observation = registration.observation
-            registration.observation = nil
-            observation?.cancelOwned()
+            if let observation = registration.observation {
+                registration.observation = nil
+                observation.cancelOwned()
+            } else if registration.observesItself {
+                registration.cancelOwned()
+            }
             current = registration.next
             registration.next = nil
         }
     }
+
+    /// Never called for a registration that is not listed itself; see `ControllerDirectObservation`.
+    @usableFromInline
+    static func unlisted(
+        _: ListEntry, _: AnyObject, _: BorrowedValue, _: BorrowedValue?, _: CollectionMutation?, _: Int
+    ) {}
 }
 
 /// A registration with its handler, so that the observation's handler captures only the
 /// registration.
 @usableFromInline
 // Unchecked as its base is: the handler is called only by the observation's delivery.
-final class ControllerHandler<Observer: AnyObject, Object, Change>: ControllerRegistration, @unchecked Sendable {
+class ControllerHandler<Observer: AnyObject, Object, Change>: ControllerRegistration, @unchecked Sendable {
     @usableFromInline let observer: WeakReference<Observer>
     @usableFromInline let handler: (Observer, Object, Change) -> Void
 
+    /// A registration that holds the observation made for its key; `keyPath` is the key's, for
+    /// descriptions only.
+    @usableFromInline
+    convenience init(
+        objectID: ObjectIdentifier, key: ControllerKey, keyPath: InternedKeyPath, options: ObservationOptions,
+        observer: WeakReference<Observer>, handler: @escaping (Observer, Object, Change) -> Void
+    ) {
+        self.init(
+            objectID: objectID, key: key, keyPath: keyPath, options: options, observer: observer, handler: handler,
+            notify: ControllerRegistration.unlisted)
+    }
+
     @usableFromInline
     init(
-        objectID: ObjectIdentifier, key: ControllerKey, options: ObservationOptions, observer: WeakReference<Observer>,
-        handler: @escaping (Observer, Object, Change) -> Void
+        objectID: ObjectIdentifier, key: ControllerKey, keyPath: InternedKeyPath, options: ObservationOptions,
+        observer: WeakReference<Observer>, handler: @escaping (Observer, Object, Change) -> Void,
+        notify: @escaping EntryNotification
     ) {
         self.observer = observer
         self.handler = handler
-        super.init(objectID: objectID, key: key, options: options)
+        super.init(objectID: objectID, key: key, keyPath: keyPath, options: options, notify: notify)
     }
 
-    /// Calls the handler while the registration is active and its observer lives.
+    /// Calls the handler while the registration is current and its observer lives.
     @inlinable
-    func deliver(_ object: Object, _ change: Change) {
-        guard isActive, let observer = observer.value else { return }
+    final func deliver(_ object: Object, _ change: Change) {
+        guard isCurrent, let observer = observer.value else { return }
         handler(observer, object, change)
     }
 }

@@ -23,11 +23,13 @@ extension ObservationController {
     ) throws(StringKeyPathError) {
         let path = try StringKeyPath(keyPath, rootType: type(of: object))
         let registration = ControllerHandler(
-            objectID: ObjectIdentifier(object), key: .string(keyPath), options: options, observer: observerReference,
-            handler: handler)
-        register(object, registration) { onDeallocated in
-            path.observe(object, options: options, origin: .controller, onObservedDeallocated: onDeallocated) {
-                object, change in
+            objectID: ObjectIdentifier(object), key: .string(keyPath), keyPath: path.standIn(for: Object.self),
+            options: options, observer: observerReference, handler: handler)
+        register(object, registration) {
+            path.observe(
+                object, keyPath: registration.keyPath, options: options, origin: .controller,
+                onObservedDeallocated: registration.deallocationHook
+            ) { object, change in
                 registration.deliver(object, change)
             }
         }

@@ -38,21 +38,23 @@ struct ControllerTable {
             heads[position] = registration
             return Self.deactivated(list)
         }
-        var head: ControllerRegistration? = list
-        let replaced = Self.unlink(registration.key, from: &head)
-        if replaced != nil { Diagnostics.warnReplacedObservation(registration.key, of: object) }
-        registration.next = head
+        registration.next = list
         heads[position] = registration
-        return replaced
+        guard let replaced = Self.find(registration.key, in: list) else { return nil }
+        Diagnostics.warnReplacedObservation(registration.key, of: object)
+        return Self.unlink(replaced, after: registration)
     }
 
     /// Removes the registration of `key` on `object`, if there is one.
     mutating func remove(_ key: ControllerKey, of object: AnyObject) -> ControllerRegistration? {
         guard let position = position(of: object) else { return nil }
-        var head: ControllerRegistration? = heads[position]
-        let removed = Self.unlink(key, from: &head)
-        if let head { heads[position] = head } else { remove(at: position) }
-        return removed
+        let head = heads[position]
+        guard let found = Self.find(key, in: head) else { return nil }
+        guard found === head else { return Self.unlink(found, after: head) }
+        if let next = head.next { heads[position] = next } else { remove(at: position) }
+        head.next = nil
+        head.deactivate()
+        return head
     }
 
     /// Removes every registration of `object`.
@@ -164,21 +166,16 @@ struct ControllerTable {
         return nil
     }
 
-    /// Unlinks the registration of `key` from the list at `head` (which becomes `nil` when emptied),
-    /// and returns it deactivated.
-    private static func unlink(_ key: ControllerKey, from head: inout ControllerRegistration?)
-        -> ControllerRegistration?
+    /// Unlinks `found`, which follows `head` in its list, and returns it deactivated.
+    private static func unlink(_ found: ControllerRegistration, after head: ControllerRegistration)
+        -> ControllerRegistration
     {
-        guard let first = head, let found = find(key, in: first) else { return nil }
-        if found === first {
-            head = first.next
-        } else {
-            var previous = first
-            while let next = previous.next, next !== found { previous = next }
-            previous.next = found.next
-        }
+        var previous = head
+        while let next = previous.next, next !== found { previous = next }
+        previous.next = found.next
         found.next = nil
-        return deactivated(found)
+        found.deactivate()
+        return found
     }
 
     /// Deactivates the registrations of the chain at `head`, and returns `head`.

@@ -48,9 +48,10 @@ public final class ObservationController<Observer: AnyObject> {
     private let lock = Lock()
     /// Guarded by `lock` (so without run-time exclusivity checks; the table calls nothing out).
     @exclusivity(unchecked) private var table = ControllerTable()
-    /// This controller, weakly, for the deallocation hooks of its observations (see `register`).
-    /// Set once, at the end of `init` (so without run-time exclusivity checks).
-    @exclusivity(unchecked) private var weakSelf: WeakReference<ObservationController>!
+    /// What a registration of an object the controller does not retain is told to call when the
+    /// object is deallocated: this controller's, reached weakly. Set once, at the end of `init` (so
+    /// without run-time exclusivity checks).
+    @exclusivity(unchecked) private var objectDeallocatedHook: (@Sendable (ControllerRegistration) -> Void)!
 
     /// Creates a controller for `observer`, which it holds weakly.
     ///
@@ -68,7 +69,10 @@ public final class ObservationController<Observer: AnyObject> {
         self.observerReference = WeakReference(observer)
         self.retainsObserved = retainsObserved
         self.onObservedDeallocated = onObservedDeallocated
-        self.weakSelf = WeakReference(self)
+        // The hook runs on the thread that releases the object; it touches only the table, under
+        // its lock, so the controller may be reached from there even when it is not `Sendable`.
+        let controller = WeakReference(self)
+        self.objectDeallocatedHook = { controller.value?.observedObjectDeallocated($0) }
     }
 
     deinit {
@@ -95,16 +99,25 @@ public final class ObservationController<Observer: AnyObject> {
         options: ObservationOptions = [.old, .new],
         _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
     ) {
-        // Inlinable so that the gate and the notify function are specialised for Object and Value.
+        // Inlinable so that the gate and the notify functions are specialised for Object and Value.
+        let (interned, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: object))
+        if let slotOffset {
+            // One property whose slot is known: the registration is the observation.
+            let registration = ControllerDirectObservation(
+                objectID: ObjectIdentifier(object), keyPath: keyPath, interned: interned, options: options,
+                observer: observerReference, handler: handler)
+            register(object, registration) { registration.start(atSlot: slotOffset, of: object, keyPath) }
+            return
+        }
         let registration = ControllerHandler(
-            objectID: ObjectIdentifier(object), key: .typed(keyPath), options: options, observer: observerReference,
-            handler: handler)
-        register(object, registration) { onDeallocated in
-            Registration.register(
-                object, keyPath, options: options, origin: .controller, onObservedDeallocated: onDeallocated
-            ) { object, change in
-                registration.deliver(object, change)
-            }
+            objectID: ObjectIdentifier(object), key: .typed(keyPath), keyPath: interned, options: options,
+            observer: observerReference, handler: handler)
+        register(object, registration) {
+            Registration.resolve(
+                object, keyPath, interned, options: options, origin: .controller,
+                onObservedDeallocated: registration.deallocationHook, handler: { registration.deliver($0, $1) },
+                notify: TypedDirectObservation<Object, Value>.notifyFunction(options: options),
+                leafDelivery: PathObservation<Object, Value>.leafDeliveryFunction)
         }
     }
 
@@ -191,23 +204,17 @@ public final class ObservationController<Observer: AnyObject> {
     @usableFromInline
     func register<Object: AnyObject>(
         _ object: Object, _ registration: ControllerRegistration,
-        start: (_ onObservedDeallocated: DeallocationHook?) -> AnyObservation
+        start: () -> AnyObservation
     ) {
         let retained = retainsObserved && object !== observerReference.value
-        // A retained object cannot end while observed. The hook runs on the thread that releases the
-        // object; it touches only the table, under its lock, so the controller may be reached from
-        // there even when it is not `Sendable`.
-        var onDeallocated: DeallocationHook?
-        if !retained {
-            let controller: WeakReference<ObservationController> = weakSelf
-            onDeallocated = { controller.value?.observedObjectDeallocated(registration) }
-        }
+        // A retained object cannot end while observed.
+        if !retained { registration.tellDeallocation(to: objectDeallocatedHook) }
         if registration.options.contains(.initial) {
             lock.withLock { table.insert(registration, of: object, retained: retained) }?.endChain()
-            let observation = start(onDeallocated)
+            let observation = start()
             lock.withLock { registration.attach(observation) }?.cancelOwned()
         } else {
-            let observation = start(onDeallocated)
+            let observation = start()
             lock.withLock { () -> ControllerRegistration? in
                 // Not in the table yet, so nothing has deactivated it: `attach` keeps the observation.
                 _ = registration.attach(observation)

@@ -36,7 +36,9 @@ extension KeyValueObservable {
     ) throws(StringKeyPathError) -> ObservationToken {
         let path = try StringKeyPath(keyPath, rootType: type(of: self))
         return ObservationToken(
-            path.observe(self, options: options, origin: .token, onObservedDeallocated: nil, handler))
+            path.observe(
+                self, keyPath: path.standIn(for: Self.self), options: options, origin: .token,
+                onObservedDeallocated: nil, handler))
     }
 }
 
@@ -74,18 +76,23 @@ struct StringKeyPath: Sendable {
         self.property = components.count == 1 ? last : nil
     }
 
-    /// Observes the path from `root`: one property of the root directly, in its list; a longer path
-    /// as a path observation, every component a trigger.
-    func observe<Root: AnyObject>(
-        _ root: Root, options: ObservationOptions, origin: ObservationOrigin,
-        onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
-    ) -> AnyObservation {
-        // A stand-in for the typed key path an observation carries, one per root type and
-        // string: changes are handed on as `KeyedChange`s, which name the string instead, and the
-        // descriptions find the string by it.
+    /// A stand-in for the typed key path an observation carries, one per root type and string:
+    /// changes are handed on as `KeyedChange`s, which name the string instead, and the descriptions
+    /// find the string by it.
+    func standIn<Root: AnyObject>(for _: Root.Type) -> InternedKeyPath {
         let text = self.text
         let standIn = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
         StringKeyPathNames.record(text, for: standIn)
+        return standIn
+    }
+
+    /// Observes the path from `root`, carrying `standIn` (`standIn(for:)`): one property of the root
+    /// directly, in its list; a longer path as a path observation, every component a trigger.
+    func observe<Root: AnyObject>(
+        _ root: Root, keyPath standIn: InternedKeyPath, options: ObservationOptions, origin: ObservationOrigin,
+        onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
+    ) -> AnyObservation {
+        let text = self.text
         if let property {
             let observation = KeyedDirectObservation(
                 keyPath: standIn, text: text, valueType: property.storageType, options: options,

@@ -189,27 +189,38 @@ extension TypedDirectObservation {
         guard observation.isActive else { return }
         // The list belongs to the observed instance and its setter passes that instance.
         let root = unsafeDowncast(object, to: Root.self)
-        let options = options ?? observation.options
+        withChange(
+            oldValue, newValue, mutation, options: options ?? observation.options, keyPath: observation.keyPath
+        ) { change in
+            observation.handler(root, change)
+        }
+    }
+}
+
+extension DirectObservation {
+    /// The change a direct observation with `options` hands on for a notification of its list (the
+    /// values lent, of type `Value`; `newValue` `nil` before the store), given to `deliver`.
+    /// Inlined into each notify function, where `options` may be a constant.
+    @inlinable @inline(__always)
+    static func withChange<Value>(
+        _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ mutation: CollectionMutation?,
+        options: ObservationOptions, keyPath: InternedKeyPath, _ deliver: (ObservedChange<Value>) -> Void
+    ) {
         if let newValue {
             if let mutation {
-                observation.handler(
-                    root,
+                deliver(
                     options.change(
                         old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
-                        keyPath: observation.keyPath, mutation: mutation))
+                        keyPath: keyPath, mutation: mutation))
             } else {
                 // A constant `nil` mutation: the change is built without retaining and releasing it.
-                observation.handler(
-                    root,
+                deliver(
                     options.change(
                         old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
-                        keyPath: observation.keyPath))
+                        keyPath: keyPath))
             }
         } else {
-            observation.handler(
-                root,
-                options.change(
-                    old: oldValue.read(as: Value.self), new: nil, isPrior: true, keyPath: observation.keyPath))
+            deliver(options.change(old: oldValue.read(as: Value.self), new: nil, isPrior: true, keyPath: keyPath))
         }
     }
 }

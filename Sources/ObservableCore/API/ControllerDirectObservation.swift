@@ -1,0 +1,67 @@
+/// A controller's registration of a key path that is one `@Observed` property of the object
+/// (`\.name`): registered itself in the property's list, so that observing makes one object, and
+/// fed the setter's values as a token's direct observation is.
+///
+/// Its `notify` function is compiled for `Root` and `Value` where `observe` is called, as a
+/// token's is; it calls the handler while the observation is active, the registration current
+/// and the observer alive.
+@usableFromInline
+final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Value>:
+    ControllerHandler<Observer, Root, ObservedChange<Value>>, @unchecked Sendable
+{
+    @inlinable
+    init(
+        objectID: ObjectIdentifier, keyPath: KeyPath<Root, Value>, interned: InternedKeyPath,
+        options: ObservationOptions, observer: WeakReference<Observer>,
+        handler: @escaping (Observer, Root, ObservedChange<Value>) -> Void
+    ) {
+        super.init(
+            objectID: objectID, key: .typed(keyPath), keyPath: interned, options: options, observer: observer,
+            handler: handler, notify: Self.notifyFunction(options: options))
+    }
+
+    /// Registers it in the list of the slot at `offset` in `root` and delivers `.initial`: what a
+    /// token's direct observation does (`Registration.register`).
+    @inlinable
+    func start(atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>) -> AnyObservation {
+        Registration.register(self, atSlot: offset, of: root)
+        if options.contains(.initial), isActive {
+            Registration.deliverInitial(of: root, at: typedKeyPath, options: options, keyPath: keyPath) {
+                deliver($0, $1)
+            }
+        }
+        return self
+    }
+
+    override func listEnded() {
+        if claimEnd() { objectDeallocated() }
+    }
+
+    /// The notify function for `options`, capture-free; the default options get one of their own,
+    /// with the option tests folded away.
+    @inlinable
+    static func notifyFunction(options: ObservationOptions) -> EntryNotification {
+        options == [.old, .new]
+            ? { entry, object, old, new, mutation, _ in
+                deliver(entry, object, old, new, mutation, options: [.old, .new])
+            }
+            : { entry, object, old, new, mutation, _ in deliver(entry, object, old, new, mutation, options: nil) }
+    }
+
+    @inlinable @inline(__always)
+    static func deliver(
+        _ entry: ListEntry, _ object: AnyObject, _ oldValue: BorrowedValue,
+        _ newValue: BorrowedValue?, _ mutation: CollectionMutation?, options: ObservationOptions?
+    ) {
+        // Only this registration's list entry calls this function, with itself, and the list
+        // belongs to the observed instance, which its setter passes.
+        let registration = unsafeDowncast(entry, to: Self.self)
+        guard registration.isActive, registration.isCurrent, let observer = registration.observer.value else { return }
+        let root = unsafeDowncast(object, to: Root.self)
+        withChange(
+            oldValue, newValue, mutation, options: options ?? registration.options, keyPath: registration.keyPath
+        ) { change in
+            registration.handler(observer, root, change)
+        }
+    }
+}
