@@ -136,21 +136,4 @@ struct ControllerDirectRegistrationTests {
         #expect(ages == [1])
         #expect(controller.observedObjects.isEmpty)
     }
-
-    @Test("unobserving from inside its .initial callback: called once, and the list is left empty")
-    func unobserveInInitial() {
-        learnSlots()
-        let view = ProfileView()
-        let person = Person()
-        var calls = 0
-        let controller = view.observations
-        controller.observe(person, \.age, options: [.initial, .new]) { _, person, _ in
-            calls += 1
-            controller.unobserve(person, \.age)
-        }
-        person.age = 1
-        #expect(calls == 1)
-        #expect(entries(of: person, "age").isEmpty)
-        #expect(!controller.isObserving(person, \.age))
-    }
 }

@@ -303,6 +303,9 @@ struct ObservationControllerTests {
 
     @Test("unobserving from inside the .initial callback")
     func unobserveInInitial() {
+        // A token first, so that `\.age` is known on Person and the registration is its own
+        // observation in the property's list (`ControllerDirectRegistrationTests`).
+        Person().observe(\.age) { _, _ in }.cancel()
         let view = ProfileView()
         let person = Person()
         var calls = 0
