@@ -10,6 +10,14 @@ private final class Links: KeyValueObservable {
     init(owner: ChainNode) { self.owner = owner }
 }
 
+/// Observed by `laterRegistrations` alone: a suite running alongside that proves the same key path
+/// on the same class would replace the stored path the test compares.
+private final class LoneNode: KeyValueObservable {
+    @Observed var value = 0
+    @Observed var next: LoneNode?
+    init(_ value: Int = 0) { self.value = value }
+}
+
 private final class Outer: KeyValueObservable {
     @Observed var inner = Middle()
 }
@@ -154,8 +162,8 @@ struct StoredPathTests {
 
     @Test("a second registration on the class finds the stored path the first proved, and delivers what the first does")
     func laterRegistrations() throws {
-        func run(_ root: ChainNode) -> [String] {
-            let nodes = [ChainNode(1), ChainNode(2)]
+        func run(_ root: LoneNode) -> [String] {
+            let nodes = [LoneNode(1), LoneNode(2)]
             root.next = nodes[0]
             var heard: [String] = []
             let token = root.observe(\.next?.value, options: [.initial, .old, .new]) { _, change in
@@ -173,15 +181,15 @@ struct StoredPathTests {
             nodes[0].value = 12
             return heard
         }
-        let first = run(ChainNode())
+        let first = run(LoneNode())
         // Not `ProofTable.shared.count`: the suites running alongside add proofs of their own.
         let known = try #require(
-            KeyPathResolutions.shared.storedPath(InternedKeyPath(\ChainNode.next?.value), rootType: ChainNode.self))
-        let later = (0..<3).map { _ in run(ChainNode()) }
+            KeyPathResolutions.shared.storedPath(InternedKeyPath(\LoneNode.next?.value), rootType: LoneNode.self))
+        let later = (0..<3).map { _ in run(LoneNode()) }
         #expect(first == ["-->1", "1->10", "10->2", "2->20", "20->nil", "nil->11"])
         #expect(later.allSatisfy { $0 == first })
         let after = KeyPathResolutions.shared.storedPath(
-            InternedKeyPath(\ChainNode.next?.value), rootType: ChainNode.self)
+            InternedKeyPath(\LoneNode.next?.value), rootType: LoneNode.self)
         #expect(after === known)
     }
 }
