@@ -1,6 +1,7 @@
-/// How every observation is registered. `observe`, `changes(of:)` and both of the controller's
-/// `observe` call `register`; string key paths, which are always evaluated as paths, enter at
-/// `observePath`.
+/// How every observation is registered. `observe` and `changes(of:)` call `register`. The
+/// controller's typed `observe` resolves the key path itself: a registration of one known property
+/// is its own observation (`register(_:atSlot:of:)`), anything else goes through `resolve`. String
+/// key paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path.
 @usableFromInline
 enum Registration {
     /// Registers the cheapest observation that is exact for `keyPath` on `root` and delivers
