@@ -16,21 +16,22 @@ final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Va
         handler: @escaping (Observer, Root, ObservedChange<Value>) -> Void
     ) {
         super.init(
-            objectID: objectID, key: .typed(keyPath), keyPath: interned, options: options, observer: observer,
+            objectID: objectID, stringKey: nil, keyPath: interned, options: options, observer: observer,
             handler: handler, notify: Self.notifyFunction(options: options))
     }
 
     /// Registers it in the list of the slot at `offset` in `root` and delivers `.initial`: what a
-    /// token's direct observation does (`Registration.register`).
+    /// token's direct observation does (`Registration.register`). Returns `nil`, the controller's
+    /// sign that the registration is itself the observation.
     @inlinable
-    func start(atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>) -> AnyObservation {
+    func start(atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>) -> AnyObservation? {
         Registration.register(self, atSlot: offset, of: root)
         if options.contains(.initial), isActive {
             Registration.deliverInitial(of: root, at: typedKeyPath, options: options, keyPath: keyPath) {
                 deliver($0, $1)
             }
         }
-        return self
+        return nil
     }
 
     override func listEnded() {

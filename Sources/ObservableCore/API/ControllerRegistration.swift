@@ -20,8 +20,11 @@ import Synchronization
 class ControllerRegistration: DirectObservation, @unchecked Sendable {
     /// `true` until the table removes it; every callback checks it.
     private let current = Atomic<Bool>(true)
-    let key: ControllerKey
-    /// The key's `identity`, compared without reference counting.
+    /// The string key path observed, `nil` for a typed key path (its key is the interned `keyPath`,
+    /// so that a registration holds no key path of its own to retain and release).
+    let stringKey: String?
+    /// For a typed key path, the interned key path's identity, compared without reference counting:
+    /// an interned key path lives for ever, so an equal identity is that key path.
     let keyIdentity: ObjectIdentifier?
     /// The observed object's identity, its place in the table.
     let objectID: ObjectIdentifier
@@ -45,14 +48,27 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
     /// `keyPath` and `notify` are the direct observation's, for the registration that is one.
     @usableFromInline
     init(
-        objectID: ObjectIdentifier, key: ControllerKey, keyPath: InternedKeyPath, options: ObservationOptions,
+        objectID: ObjectIdentifier, stringKey: String?, keyPath: InternedKeyPath, options: ObservationOptions,
         notify: @escaping EntryNotification
     ) {
         self.objectID = objectID
-        self.key = key
-        self.keyIdentity = key.identity
+        self.stringKey = stringKey
+        self.keyIdentity = stringKey == nil ? ObjectIdentifier(keyPath.object) : nil
         super.init(options: options, keyPath: keyPath, notify: notify)
         origin = .controller
+    }
+
+    /// The key it was registered with, as `unobserve` names it.
+    final var key: ControllerKey {
+        stringKey.map { .string($0) } ?? .typed(keyPath.object)
+    }
+
+    /// Whether `key` names this registration's key (compared by value).
+    final func matches(_ key: ControllerKey) -> Bool {
+        switch key {
+        case .typed(let typed): stringKey == nil && keyPath.object == typed
+        case .string(let string): stringKey == string
+        }
     }
 
     /// Not removed from the table yet.
@@ -99,12 +115,12 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         isCurrent && (observation ?? self).isActive
     }
 
-    /// Keeps the started observation (which may be the registration itself), under the
+    /// Keeps the started observation (`nil`: the registration itself), under the
     /// controller's lock; returns it to be ended after the lock if the registration was removed
     /// meanwhile (from inside its `.initial` callback, or by another thread).
-    final func attach(_ started: AnyObservation) -> AnyObservation? {
-        guard isCurrent else { return started }
-        if started === self { observesItself = true } else { observation = started }
+    final func attach(_ started: AnyObservation?) -> AnyObservation? {
+        guard isCurrent else { return started ?? self }
+        if let started { observation = started } else { observesItself = true }
         return nil
     }
 
@@ -116,17 +132,22 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
     /// Ends the observations of this registration and of those linked after it, which have all left
     /// the table: after the controller's lock. One not started yet is ended by its `attach`.
     final func endChain() {
-        var current: ControllerRegistration? = self
-        while let registration = current {
-            if let observation = registration.observation {
-                registration.observation = nil
-                observation.cancelOwned()
-            } else if registration.observesItself {
-                registration.cancelOwned()
-            }
-            current = registration.next
-            registration.next = nil
+        var next = end()
+        while let registration = next { next = registration.end() }
+    }
+
+    /// Ends this registration's observation and unlinks it, returning what followed it (moved out of
+    /// `next`, not copied: no reference counting in the common chain of one).
+    private final func end() -> ControllerRegistration? {
+        if let observation {
+            self.observation = nil
+            observation.cancelOwned()
+        } else if observesItself {
+            cancelOwned()
         }
+        var following: ControllerRegistration?
+        swap(&following, &next)
+        return following
     }
 
     /// Never called for a registration that is not listed itself; see `ControllerDirectObservation`.
@@ -148,23 +169,25 @@ class ControllerHandler<Observer: AnyObject, Object, Change>: ControllerRegistra
     /// descriptions only.
     @usableFromInline
     convenience init(
-        objectID: ObjectIdentifier, key: ControllerKey, keyPath: InternedKeyPath, options: ObservationOptions,
+        objectID: ObjectIdentifier, stringKey: String?, keyPath: InternedKeyPath, options: ObservationOptions,
         observer: WeakReference<Observer>, handler: @escaping (Observer, Object, Change) -> Void
     ) {
         self.init(
-            objectID: objectID, key: key, keyPath: keyPath, options: options, observer: observer, handler: handler,
+            objectID: objectID, stringKey: stringKey, keyPath: keyPath, options: options, observer: observer,
+            handler: handler,
             notify: ControllerRegistration.unlisted)
     }
 
-    @usableFromInline
+    // Inlinable, so that the caller's references move into the fields, not retained for the call.
+    @inlinable
     init(
-        objectID: ObjectIdentifier, key: ControllerKey, keyPath: InternedKeyPath, options: ObservationOptions,
+        objectID: ObjectIdentifier, stringKey: String?, keyPath: InternedKeyPath, options: ObservationOptions,
         observer: WeakReference<Observer>, handler: @escaping (Observer, Object, Change) -> Void,
         notify: @escaping EntryNotification
     ) {
         self.observer = observer
         self.handler = handler
-        super.init(objectID: objectID, key: key, keyPath: keyPath, options: options, notify: notify)
+        super.init(objectID: objectID, stringKey: stringKey, keyPath: keyPath, options: options, notify: notify)
     }
 
     /// Calls the handler while the registration is current and its observer lives.

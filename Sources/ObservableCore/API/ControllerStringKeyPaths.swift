@@ -23,7 +23,7 @@ extension ObservationController {
     ) throws(StringKeyPathError) {
         let path = try StringKeyPath(keyPath, rootType: type(of: object))
         let registration = ControllerHandler(
-            objectID: ObjectIdentifier(object), key: .string(keyPath), keyPath: path.standIn(for: Object.self),
+            objectID: ObjectIdentifier(object), stringKey: keyPath, keyPath: path.standIn(for: Object.self),
             options: options, observer: observerReference, handler: handler)
         register(object, registration) {
             path.observe(

@@ -41,19 +41,27 @@ struct ControllerTable {
         registration.next = list
         heads[position] = registration
         guard let replaced = Self.find(registration.key, in: list) else { return nil }
-        Diagnostics.warnReplacedObservation(registration.key, of: object)
         return Self.unlink(replaced, after: registration)
     }
 
     /// Removes the registration of `key` on `object`, if there is one.
     mutating func remove(_ key: ControllerKey, of object: AnyObject) -> ControllerRegistration? {
         guard let position = position(of: object) else { return nil }
-        let head = heads[position]
-        guard let found = Self.find(key, in: head) else { return nil }
-        guard found === head else { return Self.unlink(found, after: head) }
-        if let next = head.next { heads[position] = next } else { remove(at: position) }
+        if let identity = key.identity, heads[position].keyIdentity == identity {
+            // The head, found without taking a reference: moved out of the table.
+            return removeHead(at: position)
+        }
+        guard let found = Self.find(key, in: heads[position]) else { return nil }
+        return found === heads[position] ? removeHead(at: position) : Self.unlink(found, after: heads[position])
+    }
+
+    /// Removes the head of the list at `position` and returns it deactivated; its next becomes the head.
+    private mutating func removeHead(at position: Int) -> ControllerRegistration {
+        heads[position].deactivate()
+        guard let next = heads[position].next else { return remove(at: position) }
+        var head = next
+        swap(&head, &heads[position])
         head.next = nil
-        head.deactivate()
         return head
     }
 
@@ -137,12 +145,12 @@ struct ControllerTable {
 
     @discardableResult
     private mutating func remove(at position: Int) -> ControllerRegistration {
-        let removed = heads[position]
-        let last = heads.removeLast()
-        if position < heads.count { heads[position] = last }
+        // Taken from the end (the list there swapped in first): moved out of the array, not copied.
+        if position != heads.count - 1 { heads.swapAt(position, heads.count - 1) }
+        let removed = heads.removeLast()
         if index != nil {
             index!.removeValue(forKey: removed.objectID)
-            if position < heads.count { index![last.objectID] = position }
+            if position < heads.count { index![heads[position].objectID] = position }
         }
         return removed
     }
@@ -160,7 +168,7 @@ struct ControllerTable {
             current = head
         }
         while let registration = current {
-            if registration.key == key { return registration }
+            if registration.matches(key) { return registration }
             current = registration.next
         }
         return nil

@@ -43,10 +43,15 @@ public final class ObservationController<Observer: AnyObject> {
 
     @usableFromInline
     let observerReference: WeakReference<Observer>
+    /// The observer's identity, which `register` compares without loading the weak reference. Once
+    /// the observer is gone another object may have its address; that object is then not retained,
+    /// which nobody sees: no callback runs without the observer.
+    private let observerID: ObjectIdentifier
     private let onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)?
 
-    private let lock = Lock()
-    /// Guarded by `lock` (so without run-time exclusivity checks; the table calls nothing out).
+    private let lock = ShortLock()
+    /// Guarded by `lock` (so without run-time exclusivity checks; the table calls nothing out, and
+    /// what it removes is ended, and a replacement reported, after the lock).
     @exclusivity(unchecked) private var table = ControllerTable()
     /// What a registration of an object the controller does not retain is told to call when the
     /// object is deallocated: this controller's, reached weakly. Set once, at the end of `init` (so
@@ -67,6 +72,7 @@ public final class ObservationController<Observer: AnyObject> {
         onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)? = nil
     ) {
         self.observerReference = WeakReference(observer)
+        self.observerID = ObjectIdentifier(observer)
         self.retainsObserved = retainsObserved
         self.onObservedDeallocated = onObservedDeallocated
         // The hook runs on the thread that releases the object; it touches only the table, under
@@ -110,7 +116,7 @@ public final class ObservationController<Observer: AnyObject> {
             return
         }
         let registration = ControllerHandler(
-            objectID: ObjectIdentifier(object), key: .typed(keyPath), keyPath: interned, options: options,
+            objectID: ObjectIdentifier(object), stringKey: nil, keyPath: interned, options: options,
             observer: observerReference, handler: handler)
         register(object, registration) {
             Registration.resolve(
@@ -204,23 +210,38 @@ public final class ObservationController<Observer: AnyObject> {
     @usableFromInline
     func register<Object: AnyObject>(
         _ object: Object, _ registration: ControllerRegistration,
-        start: () -> AnyObservation
+        start: () -> AnyObservation?
     ) {
-        let retained = retainsObserved && object !== observerReference.value
+        let retained = retainsObserved && ObjectIdentifier(object) != observerID
         // A retained object cannot end while observed.
         if !retained { registration.tellDeallocation(to: objectDeallocatedHook) }
         if registration.options.contains(.initial) {
-            lock.withLock { table.insert(registration, of: object, retained: retained) }?.endChain()
+            let removed = lock.withLock { table.insert(registration, of: object, retained: retained) }
+            end(removed, insertedWith: registration, of: object)
             let observation = start()
             lock.withLock { registration.attach(observation) }?.cancelOwned()
         } else {
             let observation = start()
-            lock.withLock { () -> ControllerRegistration? in
+            let removed = lock.withLock { () -> ControllerRegistration? in
                 // Not in the table yet, so nothing has deactivated it: `attach` keeps the observation.
                 _ = registration.attach(observation)
                 return table.insert(registration, of: object, retained: retained)
-            }?.endChain()
+            }
+            end(removed, insertedWith: registration, of: object)
         }
+    }
+
+    /// Ends, after the lock, what inserting `registration` removed: an earlier registration of the
+    /// same key (reported in debug builds; it shares the object's order), or the list of a dead
+    /// object that had the same address.
+    private func end(
+        _ removed: ControllerRegistration?, insertedWith registration: ControllerRegistration, of object: AnyObject
+    ) {
+        guard let removed else { return }
+        if removed.objectOrder == registration.objectOrder {
+            Diagnostics.warnReplacedObservation(registration.key, of: object)
+        }
+        removed.endChain()
     }
 
     /// `registration`'s observed object was deallocated, ending its observation; the first of the

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The lock of critical sections of a few instructions that call nothing (an observer list's
-/// registrations and cancellations, the key path table; a set never takes one). Same rule as `Lock`:
+/// registrations and cancellations, the key path table, a controller's table; a set never takes one). Same rule as `Lock`:
 /// never run user code while holding it.
 ///
 /// On Apple platforms it is `Synchronization.Mutex` (`os_unfair_lock`), which costs the same as a spin
