@@ -144,17 +144,22 @@ struct ControllerStringKeyPathTests {
         #expect(controller.observedObjects.isEmpty)
     }
 
-    @Test("the controller's description lists a string path as written")
+    @Test("the controller's description lists a string path as written, a path as one, a property not")
     func listed() throws {
         let view = CityView()
         let person = Person()
         try view.observations.observe(person, keyPath: "address.city", options: [.new]) { _, _, _ in }
+        try view.observations.observe(person, keyPath: "name", options: [.new]) { _, _, _ in }
         let name = "\(type(of: person)) \(Unmanaged.passUnretained(person).toOpaque())"
         #expect(
             String(reflecting: view.observations) == """
                 ObservationController<CityView> of CityView \(Unmanaged.passUnretained(view).toOpaque()), \
-                retaining: 1 live observation
+                retaining: 2 live observations
                   \(name): "address.city" [.new] controller, path
+                  \(name): "name" [.new] controller
                 """)
+        // The object's own listing says the same of each.
+        #expect(person.observationsDescription.contains("\"name\" [.new] controller\n"))
+        #expect(person.observationsDescription.contains("\"address.city\" [.new] controller, path"))
     }
 }

@@ -21,13 +21,4 @@ enum ControllerKey: Equatable {
         case .string(let path): "\"\(path)\""
         }
     }
-
-    /// Whether it is observed as a path (nested or computed): a string always is, a typed key path
-    /// unless it was learnt to be one `@Observed` property of `rootType`.
-    func isPath(rootType: AnyClass) -> Bool {
-        switch self {
-        case .typed(let keyPath): (KeyPathResolutions.shared.knownSlotOffset(keyPath, rootType: rootType) ?? nil) == nil
-        case .string: true
-        }
-    }
 }

@@ -115,6 +115,12 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         isCurrent && (observation ?? self).isActive
     }
 
+    /// Whether what it observes is a path (nested or computed), as its observation's summary says:
+    /// for the description, which then agrees with the object's own listing. Under the lock.
+    final var observesPath: Bool {
+        !observesItself && (observation?.summary()?.isPath ?? false)
+    }
+
     /// Keeps the started observation (`nil`: the registration itself), under the
     /// controller's lock; returns it to be ended after the lock if the registration was removed
     /// meanwhile (from inside its `.initial` callback, or by another thread).

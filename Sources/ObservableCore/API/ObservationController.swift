@@ -189,13 +189,18 @@ public final class ObservationController<Observer: AnyObject> {
 
     // MARK: Machinery
 
+    /// One line of the description.
+    typealias LiveObservation = (key: ControllerKey, options: ObservationOptions, isPath: Bool)
+
     /// The live observations, by observed object in the order they were first observed, for the
     /// description.
-    func liveObservations() -> [(object: AnyObject, observed: [(key: ControllerKey, options: ObservationOptions)])] {
+    func liveObservations() -> [(object: AnyObject, observed: [LiveObservation])] {
         lock.withLock {
-            var live: [(object: AnyObject, observed: [(key: ControllerKey, options: ObservationOptions)])] = []
+            var live: [(object: AnyObject, observed: [LiveObservation])] = []
             for (object, registrations) in table.byObject {
-                let observed = registrations.filter(\.isObserving).map { (key: $0.key, options: $0.options) }
+                let observed = registrations.filter(\.isObserving).map {
+                    LiveObservation(key: $0.key, options: $0.options, isPath: $0.observesPath)
+                }
                 if !observed.isEmpty { live.append((object, observed)) }
             }
             return live

@@ -98,10 +98,9 @@ extension ObservationController: CustomDebugStringConvertible {
         let lines = liveObservations().flatMap { object, observed in
             let type: AnyClass = Swift.type(of: object)
             let prefix = "  \(ObservationListing.name(of: object)): "
-            return observed.map { key, options in
+            return observed.map { key, options, isPath in
                 prefix
-                    + ObservationListing.describe(
-                        key.description(rootType: type), options, .controller, isPath: key.isPath(rootType: type))
+                    + ObservationListing.describe(key.description(rootType: type), options, .controller, isPath: isPath)
             }.sorted()
         }
         return ObservationListing.header(subject, lines)
