@@ -107,11 +107,10 @@ struct ControllerDirectRegistrationTests {
     @Test("not retained: the object's end ends it, the observer is told once, what the handler held goes")
     func observedObjectDies() {
         learnSlots()
-        final class Log: @unchecked Sendable { var deallocated: [ObjectIdentifier] = [] }
-        let log = Log()
+        let deaths = Recorder<ObjectIdentifier>()
         let view = ProfileView()
         let controller = ObservationController(observer: view, retainsObserved: false) { _, object in
-            log.deallocated.append(object)
+            deaths.append(object)
         }
         weak var weakPerson: Person?
         weak var weakCanary: Canary?
@@ -132,7 +131,7 @@ struct ControllerDirectRegistrationTests {
         }
         #expect(weakPerson == nil)
         #expect(weakCanary == nil)
-        #expect(log.deallocated == [expected!])
+        #expect(deaths.all == [expected!])
         #expect(ages == [1])
         #expect(controller.observedObjects.isEmpty)
     }

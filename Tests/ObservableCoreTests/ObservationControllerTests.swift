@@ -239,11 +239,10 @@ struct ObservationControllerTests {
         "the observer is told of the death of an object observed only through direct key paths, with each kind of options",
         arguments: [ObservationOptions([.old, .new]), [.new], [.initial, .prior, .new]])
     func deathToldThroughDirectObservations(options: ObservationOptions) {
-        final class Log: @unchecked Sendable { var deallocated: [ObjectIdentifier] = [] }
-        let log = Log()
+        let deaths = Recorder<ObjectIdentifier>()
         let view = ProfileView()
         let controller = ObservationController(observer: view, retainsObserved: false) { _, object in
-            log.deallocated.append(object)
+            deaths.append(object)
         }
         weak var weakPerson: Person?
         var expectedID: ObjectIdentifier?
@@ -258,17 +257,16 @@ struct ObservationControllerTests {
         }
         #expect(heard > 0)
         #expect(weakPerson == nil)
-        #expect(log.deallocated == [expectedID!])
+        #expect(deaths.all == [expectedID!])
         #expect(controller.observedObjects.isEmpty)
     }
 
     @Test("a non-retaining controller: the observed object dies, its observations end, the observer is told once")
     func nonRetainingObservedDies() {
-        final class Log: @unchecked Sendable { var deallocated: [ObjectIdentifier] = [] }
-        let log = Log()
+        let deaths = Recorder<ObjectIdentifier>()
         let view = ProfileView()
         let controller = ObservationController(observer: view, retainsObserved: false) { view, object in
-            log.deallocated.append(object)
+            deaths.append(object)
             view.log.append("gone")
         }
         weak var weakPerson: Person?
@@ -282,7 +280,7 @@ struct ObservationControllerTests {
             person.age = 1
         }
         #expect(weakPerson == nil)
-        #expect(log.deallocated == [expectedID!])
+        #expect(deaths.all == [expectedID!])
         #expect(view.log == ["gone"])
         #expect(controller.observedObjects.isEmpty)
         controller.unobserveAll()  // nothing left, nothing to crash on

@@ -39,7 +39,9 @@ final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Va
     }
 
     /// The notify function for `options`, capture-free; the default options get one of their own,
-    /// with the option tests folded away.
+    /// with the option tests folded away. (`TypedDirectObservation` has its twin: made once in a
+    /// shared protocol extension instead, these closures were not specialised here and captured a
+    /// context, allocated at each `observe`.)
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
         options == [.old, .new]
