@@ -37,7 +37,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// by the registration or by the first evaluation that proves it.
     private let storedPath = StoredPath.Reference()
 
-    private let lock = Lock()
+    /// Its sections move links (a few allocations and list locks) and count changes; they call no
+    /// user code. Inline, where a `Lock` allocates its mutex: one allocation fewer per observation.
+    private let lock = ShortLock()
     // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
     /// One link per dependency, in the order the path read them.
     @exclusivity(unchecked) private var links = PathLinks()

@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The lock of critical sections of a few instructions that call nothing (an observer list's
-/// registrations and cancellations, the key path table, a controller's table; a set never takes one). Same rule as `Lock`:
-/// never run user code while holding it.
+/// The lock of short critical sections that call no user code (an observer list's registrations and
+/// cancellations, the key path table, a controller's table, a path observation's links; a set never
+/// takes one). Same rule as `Lock`: never run user code while holding it.
 ///
 /// On Apple platforms it is `Synchronization.Mutex` (`os_unfair_lock`), which costs the same as a spin
 /// lock uncontended and lets the kernel boost a preempted holder of lower priority, where spinning
