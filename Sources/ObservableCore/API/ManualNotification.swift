@@ -58,11 +58,11 @@ private final class PendingManualChange {
     /// For an `@Observed` property: who is told (snapshotted now, as a setter does) and the old value.
     let direct: (entries: RetainedEntries, oldValue: Any)?
     /// For a computed property: its path observations on this object.
-    let dependents: [any PathDependent]
+    let dependents: [PathObservationBase]
 
     init(
         object: AnyObject, keyPath: AnyKeyPath, direct: (entries: RetainedEntries, oldValue: Any)?,
-        dependents: [any PathDependent]
+        dependents: [PathObservationBase]
     ) {
         self.object = ObjectIdentifier(object)
         self.keyPath = keyPath
@@ -91,7 +91,7 @@ enum ManualChanges {
             var seen = Set<ObjectIdentifier>()
             let dependents =
                 accesses
-                .flatMap { $0.list.pathDependents() }
+                .flatMap { $0.list.pathObservations() }
                 .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
             for dependent in dependents where dependent.wantsWillChange {
                 dependent.dependencyWillChange(from: nil, stamp: ReadGate.unstamped)

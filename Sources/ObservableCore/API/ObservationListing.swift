@@ -13,7 +13,7 @@ enum ObservationListing {
             guard let list = ListSlot.at(offset, in: object).pointee.existingObservers() else { continue }
             let name = fields.slotName(atOffset: offset) ?? "?"
             for entry in list.entries(of: ListEntry.self) where entry.isActive {
-                let observation: AnyObservation = (entry as? PathLink)?.dependent ?? entry
+                let observation: AnyObservation = (entry as? PathLink)?.observation ?? entry
                 guard observation.isActive, let summary = observation.summary() else { continue }
                 let id = ObjectIdentifier(observation)
                 if found[id] == nil {

@@ -11,8 +11,8 @@ struct PathLinks {
     }
 
     /// Removes `link` (its list ended); `nil` if it is not one of the path's.
-    mutating func remove(_ link: PathLink) -> PathLink? {
-        links.firstIndex { $0 === link }.map { links.remove(at: $0) }
+    mutating func remove(_ link: ObjectIdentifier) -> PathLink? {
+        links.firstIndex { ObjectIdentifier($0) == link }.map { links.remove(at: $0) }
     }
 
     /// Detaches and returns every link.
@@ -25,15 +25,15 @@ struct PathLinks {
 
     /// Tells the leaf link whether sets of its property run the `willChange` pass.
     func setLeafHearsWillChange(_ hears: Bool) {
-        for link in links where link.deliversLeaf { link.setHearsWillChange(hears) }
+        for case let link as LeafPathLink in links { link.setHearsWillChange(hears) }
     }
 
-    /// Moves the links to the lists in `accesses`, attaching `dependent` where it has none, and
+    /// Moves the links to the lists in `accesses`, attaching `observation` where it has none, and
     /// returns the links it detached, for the caller to release after unlocking. Lock order: the
     /// observation's lock, then a list's. With `leaf`, the link to the last list delivers leaf
     /// changes (a link in the wrong mode is replaced, not kept).
     mutating func move(
-        to accesses: [TrackedAccess], leaf: LeafConversion?, for dependent: PathObservationBase & PathDependent
+        to accesses: [TrackedAccess], leaf: LeafConversion?, for observation: PathObservationBase
     ) -> [PathLink] {
         let leafIndex = leaf == nil ? -1 : accesses.count - 1
         if links.count == accesses.count {
@@ -55,11 +55,29 @@ struct PathLinks {
             let leafHere = index == leafIndex
             if let kept = remaining.firstIndex(where: { $0.listID == list && $0.deliversLeaf == leafHere }) {
                 links.append(remaining.remove(at: kept))
-            } else if let link = accesses[index].list.attach(dependent, leaf: leafHere ? leaf : nil) {
+            } else if let link = Self.attach(observation, to: accesses[index].list, leaf: leafHere ? leaf : nil) {
                 links.append(link)
             }
         }
         for link in remaining { link.detach() }
         return remaining
+    }
+
+    /// Registers `observation` to hear about every change of `list`'s property, its last property's
+    /// values delivered as the path's with `leaf` (see `LeafPathLink`); `nil` if the list has ended.
+    private static func attach(_ observation: PathObservationBase, to list: ObserverList, leaf: LeafConversion?)
+        -> PathLink?
+    {
+        let link: PathLink
+        if let leaf, observation.deliversLeafChanges {
+            if let wrap = leaf.wrap {
+                link = WrappingLeafPathLink(list: list, observation: observation, wrap: wrap)
+            } else {
+                link = LeafPathLink(list: list, observation: observation)
+            }
+        } else {
+            link = PathLink(list: list, observation: observation)
+        }
+        return list.add(link) ? link : nil
     }
 }

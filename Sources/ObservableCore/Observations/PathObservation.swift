@@ -12,7 +12,7 @@ import Synchronization
 /// delivered from the setter's own values, without evaluation, by `deliverLeaf`, which is specialised
 /// where `observe` is called (this class's own code is not).
 @usableFromInline
-final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDependent, @unchecked Sendable {
+final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unchecked Sendable {
     /// Held weakly: observing never keeps the observed object alive. Written only in `init`; a
     /// `weak let` where the compiler has them (Swift 6.2), else without run-time exclusivity checks
     /// (each read from the specialised `deliverLeaf` cost one).
@@ -29,10 +29,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     @usableFromInline let options: ObservationOptions
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
     private let onObservedDeallocated: DeallocationHook?
-    /// `deliverLeaf`, specialised by the `@inlinable` caller of `observe`; `nil` where the path is
-    /// not `root[keyPath: keyPath]` (string key paths) or the caller built none. Without it, or with
-    /// `.prior` asked for, leaf changes are evaluated like any other.
-    let leafDelivery: LeafDelivery?
     /// The path read through its stored fields, once proven (see `StoredPath`): set at most once,
     /// by the registration or by the first evaluation that proves it.
     private let storedPath = StoredPath.Reference()
@@ -58,14 +54,16 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         self.evaluate = evaluate
         self.options = options
         self.onObservedDeallocated = onObservedDeallocated
-        self.leafDelivery = options.contains(.prior) ? nil : leafDelivery
         self.handler = handler
-        super.init()
+        // `leafDelivery`: `deliverLeaf`, specialised by the `@inlinable` caller of `observe`; `nil`
+        // where the path is not `root[keyPath: keyPath]` (string key paths) or the caller built
+        // none. Without it, or with `.prior` asked for, leaf changes are evaluated like any other.
+        super.init(leafDelivery: options.contains(.prior) ? nil : leafDelivery)
     }
 
-    var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
+    override var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
 
-    func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
+    override func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
         self.root === root && self.keyPath.object == keyPath
     }
 
@@ -77,7 +75,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         let leaf: LeafConversion?
         if let storedPath {
             self.storedPath.storeIfNil(storedPath)
-            leaf = leafDelivery == nil ? nil : storedPath.leaf(after: accesses)
+            leaf = deliversLeafChanges ? storedPath.leaf(after: accesses) : nil
         } else {
             leaf = proven(root, accesses)
         }
@@ -95,7 +93,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// Whether the path, as it read `accesses`, is proven to end in the last of them, and how its
     /// value is made from that property's (see `PathProof`); learns the stored path a proof gives.
     private func proven(_ root: Root, _ accesses: [TrackedAccess]) -> LeafConversion? {
-        guard leafDelivery != nil,
+        guard deliversLeafChanges,
             let proof = PathProof.proof(of: keyPath.object, root: root, accesses: accesses, valueType: Value.self)
         else { return nil }
         if let stored = proof.stored { storedPath.storeIfNil(stored) }
@@ -108,7 +106,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         if let stored = storedPath.load() {
             var accesses: [TrackedAccess] = []
             if let end = stored.read(root, recording: &accesses) {
-                let leaf = leafDelivery == nil ? nil : stored.leaf(after: accesses)
+                let leaf = deliversLeafChanges ? stored.leaf(after: accesses) : nil
                 return (stored.value(at: end, as: Value.self), accesses, leaf)
             }
         }
@@ -197,7 +195,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         for box in pending.removeAll() { box.destroy(as: Value.self) }
     }
 
-    func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {
+    override func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {
         guard isActive, let root else { return }
         let change = PendingChange(source: source, stamp: stamp)
         if let source {
@@ -234,7 +232,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// is in flight (the path moved off it by a change it has yet to hear, which will deliver the
     /// move): a change of a property reaches a path only while the path reads that property, or
     /// when nothing else would tell it (it moved through a property that is not `@Observed`).
-    func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?) {
+    override func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?) {
         guard isActive else { return }
         guard let root else {
             // The root was deallocated while an intermediate object lives on.
@@ -281,7 +279,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
     /// metadata lookups that cost more in this unspecialised code than the rest of the delivery.
     private func deliverEvaluated(_ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?) {
         defer { oldBox?.destroy(as: Value.self) }
-        if let delivery = leafDelivery, oldBox != nil || leafOld != nil || !options.contains(.old) {
+        if deliversLeafChanges, oldBox != nil || leafOld != nil || !options.contains(.old) {
+            let delivery = leafDelivery
             return BorrowedValue.lend(newValue) { new in
                 if let oldBox { return delivery(self, oldBox.borrowed, new, noLeafWrap, false) }
                 // Without an old value, none is asked for: the one passed is left out of the change.
@@ -314,10 +313,10 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, PathDe
         links.setLeafHearsWillChange(hears)
     }
 
-    func dependencyEnded(_ link: PathLink) {
+    override func dependencyEnded(_ link: ObjectIdentifier) {
         let (removed, dropped, unlinked) = lock.withLock { () -> (PathLink?, [ValueBox], Bool) in
             guard let removed = links.remove(link) else { return (nil, [], links.isEmpty) }
-            let dropped = pending.forget([ObjectIdentifier(link)])
+            let dropped = pending.forget([link])
             pendingDidChange()
             return (removed, dropped, links.isEmpty)
         }

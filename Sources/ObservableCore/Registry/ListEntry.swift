@@ -34,7 +34,7 @@ class ListEntry: AnyObservation, @unchecked Sendable {
     final let options: ObservationOptions
     /// Whether the entry is counted in its table's `willChangeCount`, which decides whether a set
     /// runs the `willChange` pass at all: from the start for one that wants `willChange`; a proven
-    /// leaf's path link only while its path has a change in flight (see `PathLink`). Guarded by the
+    /// leaf's path link only while its path has a change in flight (see `LeafPathLink`). Guarded by the
     /// list's lock. (Declared here, before the index, so that it fits in the same word.)
     final var countsForWillChange: Bool
     private final var storedIndex: Int32 = -1

@@ -19,7 +19,7 @@ final class ObserverList: @unchecked Sendable {
     private let lock = ShortLock()
     /// Who reads the published table, whether a change writes it, and the stamp of the latest set,
     /// by which a path's leaf link sees that another set of the property began after its own
-    /// (`PathLink`).
+    /// (`LeafPathLink`).
     @usableFromInline let gate = ReadGate()
     /// The table sets read. Replaced only under `lock`.
     @usableFromInline let published: Atomic<UnsafeMutableRawPointer>
