@@ -1,13 +1,14 @@
 /// A path observation's links, one per dependency, in the order the path read them. Kept, searched
 /// and moved under the observation's lock; not generic, so none of it needs the path's type metadata.
+/// The links are visited by index: iterating a `LinkStorage` copies it, retaining each link.
 struct PathLinks {
-    private var links: [PathLink] = []
+    private var links = LinkStorage()
 
     var isEmpty: Bool { links.isEmpty }
 
     /// The link a change came through, while it is still one of the path's.
     func link(from source: ObjectIdentifier) -> PathLink? {
-        links.first { ObjectIdentifier($0) == source }
+        links.firstIndex { ObjectIdentifier($0) == source }.map { links[$0] }
     }
 
     /// Removes `link` (its list ended); `nil` if it is not one of the path's.
@@ -16,16 +17,18 @@ struct PathLinks {
     }
 
     /// Detaches and returns every link.
-    mutating func detachAll() -> [PathLink] {
-        var taken: [PathLink] = []
+    mutating func detachAll() -> LinkStorage {
+        var taken = LinkStorage()
         swap(&taken, &links)
-        for link in taken { link.detach() }
+        for index in taken.indices { taken[index].detach() }
         return taken
     }
 
     /// Tells the leaf link whether sets of its property run the `willChange` pass.
     func setLeafHearsWillChange(_ hears: Bool) {
-        for case let link as LeafPathLink in links { link.setHearsWillChange(hears) }
+        // Only the last link can be the leaf's (see `move`).
+        guard let last = links.last, last.deliversLeaf else { return }
+        unsafeDowncast(last, to: LeafPathLink.self).setHearsWillChange(hears)
     }
 
     /// Moves the links to the lists in `accesses`, attaching `observation` where it has none, and
@@ -34,7 +37,7 @@ struct PathLinks {
     /// changes (a link in the wrong mode is replaced, not kept).
     mutating func move(
         to accesses: [TrackedAccess], leaf: LeafConversion?, for observation: PathObservationBase
-    ) -> [PathLink] {
+    ) -> LinkStorage {
         let leafIndex = leaf == nil ? -1 : accesses.count - 1
         if links.count == accesses.count {
             var same = true
@@ -43,13 +46,12 @@ struct PathLinks {
                 same = false
                 break
             }
-            if same { return [] }
+            if same { return LinkStorage() }
         }
         // Paths are short: linear searches, rather than a hashed table built at every move. The old
         // links are taken out, so that removing from them copies nothing.
-        var remaining: [PathLink] = []
+        var remaining = LinkStorage()
         swap(&remaining, &links)
-        links.reserveCapacity(accesses.count)
         for index in accesses.indices {
             let list = accesses[index].listID
             let leafHere = index == leafIndex
@@ -59,7 +61,7 @@ struct PathLinks {
                 links.append(link)
             }
         }
-        for link in remaining { link.detach() }
+        for index in remaining.indices { remaining[index].detach() }
         return remaining
     }
 

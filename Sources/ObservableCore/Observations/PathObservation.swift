@@ -26,23 +26,23 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Reads the path's value (`root[keyPath: keyPath]`, or a string path's resolution); run with
     /// tracking, every `@Observed` property it reads is a dependency.
     private let evaluate: (Root) -> Value
-    @usableFromInline let options: ObservationOptions
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
     private let onObservedDeallocated: DeallocationHook?
     /// The path read through its stored fields, once proven (see `StoredPath`): set at most once,
     /// by the registration or by the first evaluation that proves it.
     private let storedPath = StoredPath.Reference()
-
+    // The options, the lock and the flag are declared together, so that they share one word.
+    @usableFromInline let options: ObservationOptions
     /// Its sections move links (a few allocations and list locks) and count changes; they call no
     /// user code. Inline, where a `Lock` allocates its mutex: one allocation fewer per observation.
     private let lock = ShortLock()
     // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
+    /// Whether the leaf link hears `willChange` (it does while changes are in flight).
+    @exclusivity(unchecked) private var leafHearsWillChange = false
     /// One link per dependency, in the order the path read them.
     @exclusivity(unchecked) private var links = PathLinks()
     /// Changes of dependencies in flight, with the old values taken at their `willChange`.
     @exclusivity(unchecked) private var pending = PendingChanges()
-    /// Whether the leaf link hears `willChange` (it does while changes are in flight).
-    @exclusivity(unchecked) private var leafHearsWillChange = false
 
     init(
         root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
@@ -180,7 +180,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     /// Detaches every link and drops the pending old values, after the observation has ended.
     private func detachAll() {
-        let (detached, oldValues) = lock.withLock { () -> ([PathLink], [ValueBox]) in
+        let (detached, oldValues) = lock.withLock { () -> (LinkStorage, [ValueBox]) in
             let detached = links.detachAll()
             let values = pending.removeAll()
             pendingDidChange()
@@ -241,7 +241,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         }
         let (newValue, accesses, leaf) = read(root)
         typealias Outcome = (
-            oldBox: ValueBox?, stale: [PathLink], dropped: [ValueBox],
+            oldBox: ValueBox?, stale: LinkStorage, dropped: [ValueBox],
             unlinked: Bool, delivers: Bool
         )
         let outcome = lock.withLock { () -> Outcome? in
@@ -252,7 +252,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 sourceList = link.listID
             }
             let oldBox = pending.finish(PendingChange(source: source, stamp: stamp))
-            guard isActive else { return (oldBox, [], [], false, false) }
+            guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
             let (stale, dropped) = relink(to: accesses, leaf: leaf)
             pendingDidChange(relinked: !stale.isEmpty)
             let delivers =
@@ -336,7 +336,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// links it detached and their pending old values, for the caller to release after unlocking.
     private func relink(
         to accesses: [TrackedAccess], leaf: LeafConversion?
-    ) -> (stale: [PathLink], dropped: [ValueBox]) {
+    ) -> (stale: LinkStorage, dropped: [ValueBox]) {
         let stale = links.move(to: accesses, leaf: leaf, for: self)
         let dropped = stale.isEmpty || pending.isClear ? [] : pending.forget(stale.map { ObjectIdentifier($0) })
         return (stale, dropped)
