@@ -16,58 +16,62 @@ struct PendingChange: Equatable {
 /// every change): an old value is a `ValueBox` the path made; whoever takes a box out takes its
 /// value or destroys it, after the path's lock.
 struct PendingChanges {
-    /// Each change in flight with how many times it began (a change inside a change may repeat
-    /// one); a few at most, so searched linearly rather than hashed.
-    private var counts: [(change: PendingChange, count: Int)] = []
-    private var oldValues: [(change: PendingChange, box: ValueBox)] = []
-    /// The changes counted, for the path's lock-free mirror of it.
-    private(set) var inFlight = 0
+    /// A change in flight with how many times it began (a change inside a change may repeat one),
+    /// or an old value taken at one of its `willChange`s. One array for both, so that the path
+    /// observation keeps one word for them.
+    private struct Record {
+        let change: PendingChange
+        /// How many times `change` began; `0` in an old value's record.
+        var count: Int
+        let oldValue: ValueBox?
+    }
 
-    var isEmpty: Bool { inFlight == 0 }
+    /// A few records at most, so searched linearly rather than hashed.
+    private var records: [Record] = []
+
+    /// How many changes are in flight (each begun and not finished, counted as often as it began).
+    var inFlight: Int {
+        var total = 0
+        for record in records { total += record.count }
+        return total
+    }
+
+    var isEmpty: Bool { !records.contains { $0.count > 0 } }
 
     /// Whether nothing is held: no change counted and no old value.
-    var isClear: Bool { counts.isEmpty && oldValues.isEmpty }
+    var isClear: Bool { records.isEmpty }
 
     mutating func begin(_ change: PendingChange) {
-        if let index = counts.firstIndex(where: { $0.change == change }) {
-            counts[index].count += 1
+        if let index = records.firstIndex(where: { $0.count > 0 && $0.change == change }) {
+            records[index].count += 1
         } else {
-            counts.append((change, 1))
+            records.append(Record(change: change, count: 1, oldValue: nil))
         }
-        inFlight += 1
     }
 
     mutating func recordOldValue(_ box: ValueBox, for change: PendingChange) {
-        oldValues.append((change, box))
+        records.append(Record(change: change, count: 0, oldValue: box))
     }
 
-    /// Ends `change`: its count, and its old value if one was recorded.
+    /// Ends `change`: its count, and its latest old value if one was recorded.
     mutating func finish(_ change: PendingChange) -> ValueBox? {
-        if let index = counts.firstIndex(where: { $0.change == change }) {
-            if counts[index].count > 1 {
-                counts[index].count -= 1
+        if let index = records.firstIndex(where: { $0.count > 0 && $0.change == change }) {
+            if records[index].count > 1 {
+                records[index].count -= 1
             } else {
-                counts.remove(at: index)
+                records.remove(at: index)
             }
-            inFlight -= 1
         }
-        guard !oldValues.isEmpty else { return nil }
-        return oldValues.lastIndex { $0.change == change }.map { oldValues.remove(at: $0).box }
+        guard let index = records.lastIndex(where: { $0.oldValue != nil && $0.change == change }) else { return nil }
+        return records.remove(at: index).oldValue
     }
 
     /// Drops the changes that came through `sources` (links that are going): their old values.
     mutating func forget(_ sources: [ObjectIdentifier]) -> [ValueBox] {
-        var forgotten = 0
-        counts.removeAll { change, count in
-            guard let source = change.source, sources.contains(source) else { return false }
-            forgotten += count
-            return true
-        }
-        inFlight -= forgotten
         var dropped: [ValueBox] = []
-        oldValues.removeAll { pending in
-            guard let source = pending.change.source, sources.contains(source) else { return false }
-            dropped.append(pending.box)
+        records.removeAll { record in
+            guard let source = record.change.source, sources.contains(source) else { return false }
+            if let box = record.oldValue { dropped.append(box) }
             return true
         }
         return dropped
@@ -75,7 +79,7 @@ struct PendingChanges {
 
     /// Drops everything: the old values.
     mutating func removeAll() -> [ValueBox] {
-        defer { self = PendingChanges() }
-        return oldValues.map(\.box)
+        defer { records = [] }
+        return records.compactMap(\.oldValue)
     }
 }
