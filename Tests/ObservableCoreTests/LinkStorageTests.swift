@@ -7,7 +7,8 @@ import Testing
 @Suite("Link storage")
 struct LinkStorageTests {
     private static let list = ObserverList()
-    private static let observation = PathObservationBase(leafDelivery: nil)
+    private static let plan = PathPlan(keyPath: InternedKeyPath(\LinkStorageTests.self), leafDelivery: nil)
+    private static let observation = PathObservationBase(plan: plan, deliversLeafChanges: false)
 
     private static func link() -> PathLink {
         PathLink(list: list, observation: observation)

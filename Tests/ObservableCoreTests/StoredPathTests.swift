@@ -183,13 +183,15 @@ struct StoredPathTests {
         }
         let first = run(LoneNode())
         // Not `ProofTable.shared.count`: the suites running alongside add proofs of their own.
-        let known = try #require(
-            KeyPathResolutions.shared.storedPath(InternedKeyPath(\LoneNode.next?.value), rootType: LoneNode.self))
+        let plan = KeyPathResolutions.shared.existingPlan(
+            InternedKeyPath(\LoneNode.next?.value), rootType: LoneNode.self)
+        let known = try #require(plan.flatMap { $0.storedPath.load() })
         let later = (0..<3).map { _ in run(LoneNode()) }
         #expect(first == ["-->1", "1->10", "10->2", "2->20", "20->nil", "nil->11"])
         #expect(later.allSatisfy { $0 == first })
-        let after = KeyPathResolutions.shared.storedPath(
-            InternedKeyPath(\LoneNode.next?.value), rootType: LoneNode.self)
+        let after = KeyPathResolutions.shared.existingPlan(
+            InternedKeyPath(\LoneNode.next?.value), rootType: LoneNode.self
+        ).flatMap { $0.storedPath.load() }
         #expect(after === known)
     }
 }

@@ -54,17 +54,17 @@ enum Registration {
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
         notify: @escaping EntryNotification, leafDelivery: @escaping LeafDelivery
     ) -> AnyObservation {
-        // A path proven on this class before is read through its stored fields (it force-unwraps
-        // nothing: that is part of the proof).
+        // What every observation of this path on this class shares; a path proven on this class
+        // before is read through its stored fields (it force-unwraps nothing: that is part of the proof).
+        let plan = KeyPathResolutions.shared.typedPlan(
+            keyPath, rootType: type(of: root), evaluate: { (root: Root) in root[keyPath: typedKeyPath] },
+            leafDelivery: leafDelivery)
         var read: [TrackedAccess] = []
-        if let stored = KeyPathResolutions.shared.storedPath(keyPath, rootType: type(of: root)),
-            let end = stored.read(root, recording: &read)
-        {
+        if let stored = plan.storedPath.load(), let end = stored.read(root, recording: &read) {
             return observePath(
-                root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] },
-                accesses: read, readBy: stored, initialValue: { stored.value(at: end, as: Value.self) },
-                options: options, origin: origin, onObservedDeallocated: onObservedDeallocated,
-                leafDelivery: leafDelivery, handler: handler)
+                root, plan: plan, accesses: read, readBy: stored,
+                initialValue: { stored.value(at: end, as: Value.self) }, options: options, origin: origin,
+                onObservedDeallocated: onObservedDeallocated, handler: handler)
         }
         if keyPath.forceUnwraps {
             // Refused before any evaluation: the path would trap once its optional is nil.
@@ -86,10 +86,8 @@ enum Registration {
         }
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(typedKeyPath) }
         return observePath(
-            root, keyPath: keyPath, evaluate: { $0[keyPath: typedKeyPath] }, accesses: accesses,
-            initialValue: { value },
-            options: options, origin: origin,
-            onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
+            root, plan: plan, accesses: accesses, initialValue: { value }, options: options, origin: origin,
+            onObservedDeallocated: onObservedDeallocated, handler: handler)
     }
 
     /// Records that on `root`'s class `keyPath` is the one `@Observed` property whose list is `list`
@@ -128,15 +126,12 @@ enum Registration {
     /// reading `storedPath`), and delivers `.initial` with `initialValue`, called only then (not a
     /// tuple with the value: in this unspecialised code, a tuple's metadata is looked up each time).
     static func observePath<Root: AnyObject, Value>(
-        _ root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value,
-        accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil, initialValue: () -> Value,
-        options: ObservationOptions,
-        origin: ObservationOrigin = .token, onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery? = nil,
-        handler: @escaping (Root, ObservedChange<Value>) -> Void
+        _ root: Root, plan: TypedPathPlan<Root, Value>, accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil,
+        initialValue: () -> Value, options: ObservationOptions, origin: ObservationOrigin = .token,
+        onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> PathObservation<Root, Value> {
         let observation = PathObservation(
-            root: root, keyPath: keyPath, evaluate: evaluate, options: options,
-            onObservedDeallocated: onObservedDeallocated, leafDelivery: leafDelivery, handler: handler)
+            root: root, plan: plan, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
         observation.origin = origin
         observation.register(accesses, readBy: storedPath)
         if options.contains(.initial) { observation.deliverInitial(root, initialValue()) }

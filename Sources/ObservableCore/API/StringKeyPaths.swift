@@ -104,9 +104,10 @@ struct StringKeyPath: Sendable {
             return observation
         }
         let (initial, accesses) = Tracking.evaluate { self.value(of: root) }
+        let plan = KeyPathResolutions.shared.typedPlan(
+            standIn, rootType: type(of: root), evaluate: { (root: Root) in self.value(of: root) }, leafDelivery: nil)
         return Registration.observePath(
-            root, keyPath: standIn, evaluate: { self.value(of: $0) }, accesses: accesses, initialValue: { initial },
-            options: options, origin: origin,
+            root, plan: plan, accesses: accesses, initialValue: { initial }, options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated,
             handler: { root, change in handler(root, KeyedChange(change, keyPath: text)) })
     }

@@ -38,8 +38,10 @@ class LeafPathLink: PathLink, @unchecked Sendable {
             if trusted {
                 // Unretained: the link holds the observation, and the caller holds the link. A
                 // local reference retained and released it (and the function's context) per change.
-                Unmanaged.passUnretained(link.observation)._withUnsafeGuaranteedRef {
-                    $0.leafDelivery($0, oldValue, newValue, wrap, wraps)
+                Unmanaged.passUnretained(link.observation)._withUnsafeGuaranteedRef { observation in
+                    observation.plan._withUnsafeGuaranteedRef {
+                        $0.leafDelivery(observation, oldValue, newValue, wrap, wraps)
+                    }
                 }
             } else {
                 link.observation.dependencyDidChange(

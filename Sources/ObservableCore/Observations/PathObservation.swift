@@ -21,16 +21,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     #else
     @usableFromInline @exclusivity(unchecked) weak var root: Root?
     #endif
-    /// What the changes carry and `observes` compares; the value is read by `evaluate`.
-    @usableFromInline let keyPath: InternedKeyPath
-    /// Reads the path's value (`root[keyPath: keyPath]`, or a string path's resolution); run with
-    /// tracking, every `@Observed` property it reads is a dependency.
-    private let evaluate: (Root) -> Value
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
     private let onObservedDeallocated: DeallocationHook?
-    /// The path read through its stored fields, once proven (see `StoredPath`): set at most once,
-    /// by the registration or by the first evaluation that proves it.
-    private let storedPath = StoredPath.Reference()
     // The options, the lock and the flag are declared together, so that they share one word.
     @usableFromInline let options: ObservationOptions
     /// Its sections move links (a few allocations and list locks) and count changes; they call no
@@ -45,20 +37,21 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     @exclusivity(unchecked) private var pending = PendingChanges()
 
     init(
-        root: Root, keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, options: ObservationOptions,
-        onObservedDeallocated: DeallocationHook?, leafDelivery: LeafDelivery?,
-        handler: @escaping (Root, ObservedChange<Value>) -> Void
+        root: Root, plan: TypedPathPlan<Root, Value>, options: ObservationOptions,
+        onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) {
         self.root = root
-        self.keyPath = keyPath
-        self.evaluate = evaluate
         self.options = options
         self.onObservedDeallocated = onObservedDeallocated
         self.handler = handler
-        // `leafDelivery`: `deliverLeaf`, specialised by the `@inlinable` caller of `observe`; `nil`
-        // where the path is not `root[keyPath: keyPath]` (string key paths) or the caller built
-        // none. Without it, or with `.prior` asked for, leaf changes are evaluated like any other.
-        super.init(leafDelivery: options.contains(.prior) ? nil : leafDelivery)
+        // Without a leaf delivery (string key paths), or with `.prior` asked for, leaf changes are
+        // evaluated like any other.
+        super.init(plan: plan, deliversLeafChanges: plan.hasLeafDelivery && !options.contains(.prior))
+    }
+
+    /// The path's value from `root`, read by the plan's `evaluate`.
+    private func evaluate(_ root: Root) -> Value {
+        withPlan { unsafeDowncast($0, to: TypedPathPlan<Root, Value>.self).evaluate(root) }
     }
 
     override var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
@@ -74,7 +67,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         guard let root else { return }
         let leaf: LeafConversion?
         if let storedPath {
-            self.storedPath.storeIfNil(storedPath)
+            learn(storedPath)
             leaf = deliversLeafChanges ? storedPath.leaf(after: accesses) : nil
         } else {
             leaf = proven(root, accesses)
@@ -96,14 +89,14 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         guard deliversLeafChanges,
             let proof = PathProof.proof(of: keyPath.object, root: root, accesses: accesses, valueType: Value.self)
         else { return nil }
-        if let stored = proof.stored { storedPath.storeIfNil(stored) }
+        if let stored = proof.stored { learn(stored) }
         return proof.leaf
     }
 
     /// The path's value from `root`, what it read and how its last property's values are its own:
     /// through the stored path once there is one, else evaluated with tracking.
     private func read(_ root: Root) -> (value: Value, accesses: [TrackedAccess], leaf: LeafConversion?) {
-        if let stored = storedPath.load() {
+        if let stored = storedPath {
             var accesses: [TrackedAccess] = []
             if let end = stored.read(root, recording: &accesses) {
                 let leaf = deliversLeafChanges ? stored.leaf(after: accesses) : nil
@@ -116,7 +109,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     /// The path's value from `root`, without recording what it reads.
     private func currentValue(_ root: Root) -> Value {
-        if let stored = storedPath.load(), let end = stored.read(root) { return stored.value(at: end, as: Value.self) }
+        if let stored = storedPath, let end = stored.read(root) { return stored.value(at: end, as: Value.self) }
         return Tracking.untracked { evaluate(root) }
     }
 
@@ -207,7 +200,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             }
         }
         guard options.contains(.old) || options.contains(.prior) else { return }
-        if !options.contains(.prior), let stored = storedPath.load(), let end = stored.read(root) {
+        if !options.contains(.prior), let stored = storedPath, let end = stored.read(root) {
             // Read straight into the box.
             let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
             lock.withLock { pending.recordOldValue(box, for: change) }
@@ -275,17 +268,18 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     }
 
     /// Delivers an evaluated change, its old value from `oldBox` (destroyed after) or `leafOld`.
-    /// Through `leafDelivery` where there is one: specialised, it builds the change without the type
+    /// Through the plan's `leafDelivery` where there is one: specialised, it builds the change without the type
     /// metadata lookups that cost more in this unspecialised code than the rest of the delivery.
     private func deliverEvaluated(_ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?) {
         defer { oldBox?.destroy(as: Value.self) }
         if deliversLeafChanges, oldBox != nil || leafOld != nil || !options.contains(.old) {
-            let delivery = leafDelivery
             return BorrowedValue.lend(newValue) { new in
-                if let oldBox { return delivery(self, oldBox.borrowed, new, noLeafWrap, false) }
+                if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false) }
                 // Without an old value, none is asked for: the one passed is left out of the change.
-                guard let leafOld else { return delivery(self, new, new, noLeafWrap, false) }
-                BorrowedValue.lend(leafOld.value(as: Value.self)) { delivery(self, $0, new, noLeafWrap, false) }
+                guard let leafOld else { return deliverLeafChange(new, new, noLeafWrap, wraps: false) }
+                BorrowedValue.lend(leafOld.value(as: Value.self)) {
+                    deliverLeafChange($0, new, noLeafWrap, wraps: false)
+                }
             }
         }
         // A string key path, `.prior`, or an old value asked for and not recorded: built here,

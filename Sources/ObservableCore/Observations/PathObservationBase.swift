@@ -5,35 +5,47 @@ import Synchronization
 /// instance of one of them is deallocated; `PathObservation` overrides every method.
 @usableFromInline
 class PathObservationBase: AnyObservation, @unchecked Sendable {
-    /// Whether the path's last property's link may deliver with `leafDelivery` (see `PathProof`).
-    /// Declared first, so that it fits in the word of `state`.
+    /// What the observations of this key path on this class share (see `PathPlan`); immortal, so
+    /// held unmanaged and used in place (`withPlan`): a plain reference was retained and released
+    /// around each use.
+    @usableFromInline final let plan: Unmanaged<PathPlan>
+    /// Whether the path's last property's link may deliver with `plan.leafDelivery` (see
+    /// `PathProof`): the plan has one and `.prior` was not asked for.
     final let deliversLeafChanges: Bool
     /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
     /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
     /// have moved off the object of its last property's link.
     final let intermediatesInFlight = Atomic<Int>(0)
-    /// Delivers a change of the last property of a path proven to be pure navigation, called with
-    /// this observation (`PathObservation.deliverLeaf`, specialised by the `@inlinable` caller of
-    /// `observe`); a function never called without `deliversLeafChanges`. Not optional: calling a
-    /// `let` function in place needs no retain of its context, where unwrapping an optional one into
-    /// a local retained and released it per change.
-    final let leafDelivery: LeafDelivery
 
     @usableFromInline
-    init(leafDelivery: LeafDelivery?) {
-        // Unwrapped with `if let`: `??` returns the function at its generic abstraction, and calling
-        // it then went through a thunk that allocated a context for `wrap` at every change.
-        if let leafDelivery {
-            self.deliversLeafChanges = true
-            self.leafDelivery = leafDelivery
-        } else {
-            self.deliversLeafChanges = false
-            self.leafDelivery = Self.noDelivery
-        }
+    init(plan: PathPlan, deliversLeafChanges: Bool) {
+        self.plan = Unmanaged.passUnretained(plan)
+        self.deliversLeafChanges = deliversLeafChanges
         super.init()
     }
 
-    private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}
+    /// Runs `body` with the plan, which needs no reference counting: it is immortal.
+    @inlinable @inline(__always)
+    final func withPlan<Result>(_ body: (PathPlan) -> Result) -> Result {
+        plan._withUnsafeGuaranteedRef(body)
+    }
+
+    /// What the changes carry and `observes` compares.
+    @inlinable
+    final var keyPath: InternedKeyPath { withPlan { $0.keyPath } }
+
+    /// The path read through its stored fields, once a proof on this class gives it.
+    final var storedPath: StoredPath? { withPlan { $0.storedPath.load() } }
+
+    /// Keeps `storedPath` as the plan's, unless it has one.
+    final func learn(_ storedPath: StoredPath) {
+        withPlan { $0.storedPath.storeIfNil(storedPath) }
+    }
+
+    /// Delivers a change of the path's last property with its setter's values (see `LeafDelivery`).
+    final func deliverLeafChange(_ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool) {
+        withPlan { $0.leafDelivery(self, old, new, wrap, wraps) }
+    }
 
     /// Whether `dependencyWillChange` is wanted (old values or `.prior` notifications).
     var wantsWillChange: Bool { false }

@@ -19,8 +19,8 @@ extension InternedKeyPath {
 }
 
 /// What is learnt of interned key paths: on which root classes one is exactly one `@Observed`
-/// property (and where its slot is), or a path that can be read through its stored fields
-/// (`StoredPath`), and whether it force-unwraps.
+/// property (and where its slot is), or a path and its plan (`PathPlan`), and whether it
+/// force-unwraps.
 final class KeyPathResolutions: @unchecked Sendable {
     static let shared = KeyPathResolutions()
 
@@ -50,18 +50,18 @@ final class KeyPathResolutions: @unchecked Sendable {
     }
 
     /// What is known of an interned key path on a root class. Immutable; a new slot offset or
-    /// stored path is a new one.
+    /// plan is a new one (the plan is carried over, and kept alive by `made`).
     private final class Resolution: @unchecked Sendable {
         let key: ResolutionKey
         let keyPath: AnyKeyPath
         let slotOffset: Int?
-        let storedPath: StoredPath?
+        let plan: PathPlan?
 
-        init(key: ResolutionKey, keyPath: AnyKeyPath, slotOffset: Int?, storedPath: StoredPath? = nil) {
+        init(key: ResolutionKey, keyPath: AnyKeyPath, slotOffset: Int?, plan: PathPlan? = nil) {
             self.key = key
             self.keyPath = keyPath
             self.slotOffset = slotOffset
-            self.storedPath = storedPath
+            self.plan = plan
         }
     }
 
@@ -109,32 +109,48 @@ final class KeyPathResolutions: @unchecked Sendable {
         return lock.withLock { resolutions[key].map(\.slotOffset) }
     }
 
-    /// The stored path learnt for `keyPath` on `rootType`: one atomic load once it is in `recent`.
-    func storedPath(_ keyPath: InternedKeyPath, rootType: AnyClass) -> StoredPath? {
+    /// The plan of `keyPath` on `rootType` (see `PathPlan`), made by `make` (which must run no user
+    /// code: it runs under the lock) the first time: one atomic load once it is in `recent`.
+    private func plan(_ keyPath: InternedKeyPath, rootType: AnyClass, make: () -> PathPlan) -> PathPlan {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
         let cached = recent.withObject(at: key.recentIndex(of: recent.count)) { resolution in
-            resolution.key == key ? (true, resolution.storedPath) : (false, nil)
+            resolution.key == key ? resolution.plan : nil
         }
-        if let cached, cached.0 { return cached.1 }
-        return lock.withLock { () -> StoredPath? in
-            guard let known = resolutions[key] else { return nil }
-            remember(known)
-            return known.storedPath
+        if let cached = cached ?? nil { return cached }
+        return lock.withLock {
+            let known = resolutions[key]
+            if let plan = known?.plan {
+                remember(known.unsafelyUnwrapped)
+                return plan
+            }
+            let plan = make()
+            record(Resolution(key: key, keyPath: keyPath.object, slotOffset: known?.slotOffset ?? nil, plan: plan))
+            return plan
         }
     }
 
-    func setStoredPath(_ storedPath: StoredPath, for keyPath: InternedKeyPath, rootType: AnyClass) {
-        let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
-        lock.withLock {
-            let slotOffset = resolutions[key]?.slotOffset ?? nil
-            record(Resolution(key: key, keyPath: keyPath.object, slotOffset: slotOffset, storedPath: storedPath))
+    /// The plan of `keyPath` on `rootType`, made with `evaluate` and `leafDelivery` if there is none.
+    /// Not a static method of `TypedPathPlan`: in unspecialised code, calling one looked up the
+    /// class's generic metadata at every registration.
+    func typedPlan<Root: AnyObject, Value>(
+        _ keyPath: InternedKeyPath, rootType: AnyClass, evaluate: @escaping (Root) -> Value, leafDelivery: LeafDelivery?
+    ) -> TypedPathPlan<Root, Value> {
+        let plan = plan(keyPath, rootType: rootType) {
+            TypedPathPlan(keyPath: keyPath, evaluate: evaluate, leafDelivery: leafDelivery)
         }
+        return unsafeDowncast(plan, to: TypedPathPlan<Root, Value>.self)
+    }
+
+    /// The plan of `keyPath` on `rootType` if one was made; makes none (for the tests).
+    func existingPlan(_ keyPath: InternedKeyPath, rootType: AnyClass) -> PathPlan? {
+        let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
+        return lock.withLock { resolutions[key]?.plan }
     }
 
     func setDirectSlot(_ offset: Int, for keyPath: InternedKeyPath, rootType: AnyClass) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
         lock.withLock {
-            record(Resolution(key: key, keyPath: keyPath.object, slotOffset: offset))
+            record(Resolution(key: key, keyPath: keyPath.object, slotOffset: offset, plan: resolutions[key]?.plan))
         }
     }
 

@@ -25,8 +25,8 @@
 enum PathProof {
     /// How the path's value is made from its last property's value when `keyPath`, applied to
     /// `root`, is proven to read exactly `accesses` (see above), and the path read through its stored
-    /// fields when they are stored as `StoredPath` needs (then also remembered for `keyPath` on
-    /// `root`'s class, for the registrations to come); `nil` when it is not proven.
+    /// fields when they are stored as `StoredPath` needs (which the caller keeps in the path's
+    /// plan, for the registrations to come); `nil` when it is not proven.
     ///
     /// The part that depends only on the key paths is worked out once per process for each key path
     /// and sequence of properties (it builds key paths and descriptions: microseconds); the checks
@@ -53,10 +53,6 @@ enum PathProof {
         if let known = ProofTable.shared.proof(for: internedKey) { return known.outcome }
         let leaf = prove(keyPath, accesses, valueType: valueType)
         let stored = leaf.flatMap { StoredPath(accesses, leaf: $0, valueType: valueType) }
-        if let stored {
-            KeyPathResolutions.shared.setStoredPath(
-                stored, for: InternedKeyPath(keyPath), rootType: type(of: root))
-        }
         // The key paths are kept with the outcome, so their identities cannot be reused.
         let proof = Proof(leaf: leaf, stored: stored, keyPaths: [keyPath] + properties)
         ProofTable.shared.record(proof, for: internedKey)
