@@ -1,5 +1,5 @@
 /// The link of the last property of a path proven to be pure navigation (see `PathProof`): it
-/// forwards the setter's values as the path's, through the observation's `leafDelivery`, without
+/// forwards the setter's values as the path's, through its plan's `leafDelivery`, without
 /// evaluating the path. It trusts them only when they are still the path's: its set is the
 /// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
 /// (`PathObservationBase.intermediatesInFlight`, which the other links count from `willChange`).
@@ -11,23 +11,20 @@
 /// flight (`setHearsWillChange`), so that a set of the leaf otherwise skips the `willChange` pass
 /// altogether.
 ///
-/// Layout: a `PathLink`'s 56 bytes (a malloc chunk of 64); a `WrappingLeafPathLink` adds its `wrap`.
-class LeafPathLink: PathLink, @unchecked Sendable {
-    /// A link whose path's value is its property's value itself.
-    override convenience init(list: ObserverList, observation: PathObservationBase) {
-        self.init(list: list, observation: observation, countsForWillChange: false) {
+/// The conversion of the property's values to the path's (`LeafConversion`) is the plan's, not
+/// the link's: a link is a `PathLink`'s 56 bytes (a malloc chunk of 64).
+final class LeafPathLink: PathLink, @unchecked Sendable {
+    override init(list: ObserverList, observation: PathObservationBase) {
+        super.init(list: list, observation: observation, countsForWillChange: false) {
             entry, _, oldValue, newValue, _, stamp in
-            LeafPathLink.forward(
-                unsafeDowncast(entry, to: LeafPathLink.self), oldValue, newValue, stamp, wrap: noLeafWrap, wraps: false)
+            LeafPathLink.forward(unsafeDowncast(entry, to: LeafPathLink.self), oldValue, newValue, stamp)
         }
     }
 
-    /// Forwards a change heard by `link`, with the leaf conversion's `wrap` when it `wraps`.
+    /// Forwards a change heard by `link`, converted by the plan's leaf conversion.
     @inline(__always)
-    static func forward(
-        _ link: LeafPathLink, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ stamp: Int,
-        wrap: @escaping LeafWrap,
-        wraps: Bool
+    private static func forward(
+        _ link: LeafPathLink, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ stamp: Int
     ) {
         guard link.isActive else { return }
         if let newValue {
@@ -35,52 +32,36 @@ class LeafPathLink: PathLink, @unchecked Sendable {
             // or an intermediate change the path has not handled yet, makes the setter's new value
             // possibly not the path's: then the path is evaluated.
             let trusted = (stamp == ReadGate.unstamped || link.list.stamp == stamp) && !link.changesInFlight
-            if trusted {
-                // Unretained: the link holds the observation, and the caller holds the link. A
-                // local reference retained and released it (and the function's context) per change.
-                Unmanaged.passUnretained(link.observation)._withUnsafeGuaranteedRef { observation in
-                    observation.plan._withUnsafeGuaranteedRef {
-                        $0.leafDelivery(observation, oldValue, newValue, wrap, wraps)
+            // Unretained: the link holds the observation, the caller holds the link, and the plan
+            // and its conversion are immortal. A local reference retained and released each (and
+            // the functions' contexts) per change.
+            Unmanaged.passUnretained(link.observation)._withUnsafeGuaranteedRef { observation in
+                observation.plan._withUnsafeGuaranteedRef { plan in
+                    plan.leaf._withUnsafeGuaranteedRef { leaf in
+                        if trusted {
+                            plan.leafDelivery(observation, oldValue, newValue, leaf.apply, leaf.wraps)
+                        } else {
+                            observation.dependencyDidChange(
+                                from: ObjectIdentifier(link), stamp: stamp,
+                                leafOld: LeafOldValue(value: oldValue, wrap: leaf.apply, wraps: leaf.wraps))
+                        }
                     }
                 }
-            } else {
-                link.observation.dependencyDidChange(
-                    from: ObjectIdentifier(link), stamp: stamp,
-                    leafOld: LeafOldValue(value: oldValue, wrap: wrap, wraps: wraps))
             }
         } else if link.changesInFlight {
             link.observation.dependencyWillChange(from: ObjectIdentifier(link), stamp: stamp)
         }
     }
 
-    override final var deliversLeaf: Bool { true }
+    override var deliversLeaf: Bool { true }
 
     /// Whether another change of the path is in flight.
-    private final var changesInFlight: Bool {
+    private var changesInFlight: Bool {
         observation.intermediatesInFlight.load(ordering: .acquiring) != 0
     }
 
     /// Whether sets of its property run the `willChange` pass (see above).
-    final func setHearsWillChange(_ hears: Bool) {
+    func setHearsWillChange(_ hears: Bool) {
         list.setCountsForWillChange(self, hears)
-    }
-}
-
-/// The leaf link of a path whose value is its last property's value made optional (an optional
-/// chain ending in a non-optional property): it converts the values with `wrap`. A class of its
-/// own rather than an optional `wrap`: unwrapping an optional function allocated a reabstraction
-/// thunk on every change, and a flag beside it would start another malloc chunk.
-///
-/// Layout: 72 bytes (a malloc chunk of 80).
-final class WrappingLeafPathLink: LeafPathLink, @unchecked Sendable {
-    private let wrap: LeafWrap
-
-    init(list: ObserverList, observation: PathObservationBase, wrap: @escaping LeafWrap) {
-        self.wrap = wrap
-        super.init(list: list, observation: observation, countsForWillChange: false) {
-            entry, _, oldValue, newValue, _, stamp in
-            let link = unsafeDowncast(entry, to: WrappingLeafPathLink.self)
-            LeafPathLink.forward(link, oldValue, newValue, stamp, wrap: link.wrap, wraps: true)
-        }
     }
 }

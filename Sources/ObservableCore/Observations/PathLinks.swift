@@ -72,11 +72,8 @@ struct PathLinks {
     {
         let link: PathLink
         if let leaf, observation.deliversLeafChanges {
-            if let wrap = leaf.wrap {
-                link = WrappingLeafPathLink(list: list, observation: observation, wrap: wrap)
-            } else {
-                link = LeafPathLink(list: list, observation: observation)
-            }
+            observation.withPlan { $0.learn(leaf) }
+            link = LeafPathLink(list: list, observation: observation)
         } else {
             link = PathLink(list: list, observation: observation)
         }

@@ -1,7 +1,25 @@
 /// How a proven path's value is made from its last property's value: that value itself (`wrap` is
 /// `nil`), or that value wrapped in an optional (an optional chain ending in a non-optional property).
-struct LeafConversion {
+/// One per proof, kept with it for the rest of the process (`PathProof`, `StoredPath`), so a plan
+/// refers to it unmanaged (`PathPlan.leaf`).
+final class LeafConversion: @unchecked Sendable {  // immutable; `wrap` captures types only
     let wrap: LeafWrap?
+    /// `wrap`, or a function never called when there is none: passed where a function is needed
+    /// (unwrapping an optional function retained and released its context per change).
+    let apply: LeafWrap
+    /// Whether there is a `wrap`.
+    let wraps: Bool
+
+    init(wrap: LeafWrap?) {
+        self.wrap = wrap
+        if let wrap {
+            self.apply = wrap
+            self.wraps = true
+        } else {
+            self.apply = noLeafWrap
+            self.wraps = false
+        }
+    }
 }
 
 /// Delivers a change of a proven path's last property to its observation (the first argument), with

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What every observation of one key path on one root class shares: the key path its changes carry,
 /// how to evaluate it, its leaf delivery, and its stored path once a proof gives one (`PathProof`).
 /// Made by the first registration of the key path on the class and kept by `KeyPathResolutions`
@@ -17,6 +19,9 @@ class PathPlan: @unchecked Sendable {  // immutable but for `storedPath`, which 
     let leafDelivery: LeafDelivery
     /// The path read through its stored fields, once a proof on this class gives it.
     let storedPath = StoredPath.Reference()
+    /// How the path's value is made from its last property's, once a proof on this class gives it:
+    /// the same for every proof of one plan (it depends on the key path's types only).
+    private let provenLeaf = Atomic<Unmanaged<LeafConversion>?>(nil)
 
     init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?) {
         self.keyPath = keyPath
@@ -29,6 +34,18 @@ class PathPlan: @unchecked Sendable {  // immutable but for `storedPath`, which 
             self.hasLeafDelivery = false
             self.leafDelivery = Self.noDelivery
         }
+    }
+
+    /// Keeps `leaf` as the plan's, unless it has one: before a leaf link that reads it exists.
+    func learn(_ leaf: LeafConversion) {
+        guard provenLeaf.load(ordering: .acquiring) == nil else { return }
+        _ = provenLeaf.compareExchange(
+            expected: nil, desired: Unmanaged.passUnretained(leaf), ordering: .acquiringAndReleasing)
+    }
+
+    /// The leaf conversion learnt; only for a leaf link, made after its path learnt one.
+    var leaf: Unmanaged<LeafConversion> {
+        provenLeaf.load(ordering: .acquiring).unsafelyUnwrapped
     }
 
     private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}
