@@ -5,13 +5,14 @@ import Synchronization
 /// instance of one of them is deallocated; `PathObservation` overrides every method.
 @usableFromInline
 class PathObservationBase: AnyObservation, @unchecked Sendable {
+    /// Whether the path's last property's link may deliver with `plan.leafDelivery` (see
+    /// `PathProof`): the plan has one and `.prior` was not asked for. Declared first, so that it
+    /// fits in the word of `state`.
+    final let deliversLeafChanges: Bool
     /// What the observations of this key path on this class share (see `PathPlan`); immortal, so
     /// held unmanaged and used in place (`withPlan`): a plain reference was retained and released
     /// around each use.
     @usableFromInline final let plan: Unmanaged<PathPlan>
-    /// Whether the path's last property's link may deliver with `plan.leafDelivery` (see
-    /// `PathProof`): the plan has one and `.prior` was not asked for.
-    final let deliversLeafChanges: Bool
     /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
     /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
     /// have moved off the object of its last property's link.
