@@ -1,7 +1,7 @@
 /// How a proven path's value is made from its last property's value: that value itself (`wrap` is
 /// `nil`), or that value wrapped in an optional (an optional chain ending in a non-optional property).
-/// One per proof, kept with it for the rest of the process (`PathProof`, `StoredPath`), so a plan
-/// refers to it unmanaged (`PathPlan.leaf`).
+/// One per proof, kept with it (`PathProof`, `StoredPath`) and by the plan that learnt it, which
+/// lives for the rest of the process, so it is read from the plan unmanaged (`PathPlan.leaf`).
 final class LeafConversion: @unchecked Sendable {  // immutable; `wrap` captures types only
     let wrap: LeafWrap?
     /// `wrap`, or a function never called when there is none: passed where a function is needed

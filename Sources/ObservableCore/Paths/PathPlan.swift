@@ -20,7 +20,8 @@ class PathPlan: @unchecked Sendable {  // immutable but for `storedPath`, which 
     /// The path read through its stored fields, once a proof on this class gives it.
     let storedPath = StoredPath.Reference()
     /// How the path's value is made from its last property's, once a proof on this class gives it:
-    /// the same for every proof of one plan (it depends on the key path's types only).
+    /// the same for every proof of one plan (it depends on the key path's types only). Owned: the
+    /// proof it came from may be released (two proofs of one key recorded at once keep one).
     private let provenLeaf = Atomic<Unmanaged<LeafConversion>?>(nil)
 
     init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?) {
@@ -39,13 +40,19 @@ class PathPlan: @unchecked Sendable {  // immutable but for `storedPath`, which 
     /// Keeps `leaf` as the plan's, unless it has one: before a leaf link that reads it exists.
     func learn(_ leaf: LeafConversion) {
         guard provenLeaf.load(ordering: .acquiring) == nil else { return }
-        _ = provenLeaf.compareExchange(
-            expected: nil, desired: Unmanaged.passUnretained(leaf), ordering: .acquiringAndReleasing)
+        let retained = Unmanaged.passRetained(leaf)
+        if !provenLeaf.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+            retained.release()
+        }
     }
 
     /// The leaf conversion learnt; only for a leaf link, made after its path learnt one.
     var leaf: Unmanaged<LeafConversion> {
         provenLeaf.load(ordering: .acquiring).unsafelyUnwrapped
+    }
+
+    deinit {
+        provenLeaf.load(ordering: .acquiring)?.release()
     }
 
     private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}

@@ -55,8 +55,8 @@ enum PathProof {
         let stored = leaf.flatMap { StoredPath(accesses, leaf: $0, valueType: valueType) }
         // The key paths are kept with the outcome, so their identities cannot be reused.
         let proof = Proof(leaf: leaf, stored: stored, keyPaths: [keyPath] + properties)
-        ProofTable.shared.record(proof, for: internedKey)
-        return proof.outcome
+        // Two threads proving one key at once: both get the proof recorded first, kept for ever.
+        return ProofTable.shared.record(proof, for: internedKey).outcome
     }
 
     /// A key path and the properties a path read, by identity; no allocation (paths of up to four
@@ -165,8 +165,13 @@ final class ProofTable: @unchecked Sendable {
         lock.withLock { proofs[key] }
     }
 
-    fileprivate func record(_ proof: PathProof.Proof, for key: PathProof.ProofKey) {
-        lock.withLock { proofs[key] = proof }
+    /// Records `proof` for `key` unless one is recorded already; returns the one recorded.
+    fileprivate func record(_ proof: PathProof.Proof, for key: PathProof.ProofKey) -> PathProof.Proof {
+        lock.withLock {
+            if let recorded = proofs[key] { return recorded }
+            proofs[key] = proof
+            return proof
+        }
     }
 
     /// How many outcomes are recorded (for the tests: it must stay flat).

@@ -161,23 +161,31 @@ final class StoredPath: @unchecked Sendable {  // immutable
 }
 
 extension StoredPath {
-    /// Where a path observation keeps its stored path: set at most once, read without a lock and
-    /// without reference counting. Assumes every `StoredPath` lives for the rest of the process
-    /// (`ProofTable` keeps each with its proof, for ever); a store publishes the path's
-    /// initialisation (releasing; loads are acquiring). Proved by `StoredPathTests` and by the
-    /// re-wiring tests of `ConcurrencyTests` under ThreadSanitizer.
+    /// Where a path's plan keeps its stored path: set at most once, read without a lock and without
+    /// reference counting. It owns what it stores (a proof that lost a race to record itself in
+    /// `ProofTable` is released, with its stored path), and is itself kept for the rest of the
+    /// process with its plan; a store publishes the path's initialisation (releasing; loads are
+    /// acquiring). Proved by `StoredPathTests` and by the re-wiring tests of `ConcurrencyTests` under
+    /// ThreadSanitizer, and the proofs racing in `ProofEquivalenceTests` under AddressSanitizer.
     struct Reference: ~Copyable, @unchecked Sendable {
         private let path = Atomic<Unmanaged<StoredPath>?>(nil)
 
         init() {}
+
+        deinit {
+            path.load(ordering: .acquiring)?.release()
+        }
 
         func load() -> StoredPath? {
             path.load(ordering: .acquiring)?.takeUnretainedValue()
         }
 
         func storeIfNil(_ stored: StoredPath) {
-            _ = path.compareExchange(
-                expected: nil, desired: Unmanaged.passUnretained(stored), ordering: .acquiringAndReleasing)
+            guard path.load(ordering: .acquiring) == nil else { return }
+            let retained = Unmanaged.passRetained(stored)
+            if !path.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+                retained.release()
+            }
         }
     }
 }
