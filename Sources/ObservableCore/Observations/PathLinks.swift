@@ -72,7 +72,7 @@ struct PathLinks {
     {
         let link: PathLink
         if let leaf, observation.deliversLeafChanges {
-            observation.withPlan { $0.learn(leaf) }
+            observation.withPlan { $0.provenLeaf.storeIfNil(leaf) }
             link = LeafPathLink(list: list, observation: observation)
         } else {
             link = PathLink(list: list, observation: observation)

@@ -300,8 +300,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// link hear `willChange` exactly while changes are in flight (a new leaf link, after a re-link,
     /// starts without). Lock order: this lock, then a list's.
     private func pendingDidChange(relinked: Bool = false) {
-        intermediatesInFlight.store(pending.inFlight, ordering: .releasing)
-        let hears = !pending.isEmpty
+        let inFlight = pending.inFlight
+        intermediatesInFlight.store(inFlight, ordering: .releasing)
+        let hears = inFlight != 0
         guard hears != leafHearsWillChange || (relinked && hears) else { return }
         leafHearsWillChange = hears
         links.setLeafHearsWillChange(hears)

@@ -119,8 +119,8 @@ final class KeyPathResolutions: @unchecked Sendable {
         if let cached = cached ?? nil { return cached }
         return lock.withLock {
             let known = resolutions[key]
-            if let plan = known?.plan {
-                remember(known.unsafelyUnwrapped)
+            if let known, let plan = known.plan {
+                remember(known)
                 return plan
             }
             let plan = make()

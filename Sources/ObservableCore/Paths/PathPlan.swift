@@ -1,15 +1,13 @@
-import Synchronization
-
 /// What every observation of one key path on one root class shares: the key path its changes carry,
 /// how to evaluate it, its leaf delivery, and its stored path once a proof gives one (`PathProof`).
 /// Made by the first registration of the key path on the class and kept by `KeyPathResolutions`
-/// (`typedPlan`) for the rest of the process, so a path observation refers to it without reference counting and
-/// keeps only what is its own (about 40 bytes less per observation).
+/// (`typedPlan`) for the rest of the process, so a path observation refers to it without
+/// reference counting and keeps only what is its own.
 ///
 /// Equal key paths have equal types, so every observation of one plan has the same `Root` and
 /// `Value`, and the plan's functions, made by whichever registration came first, serve them all.
 @usableFromInline
-class PathPlan: @unchecked Sendable {  // immutable but for `storedPath`, which is atomic and set once
+class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set once (`OnceReference`)
     @usableFromInline let keyPath: InternedKeyPath
     /// Whether `leafDelivery` is the path's: a typed key path's, made where `observe` was called; a
     /// string key path has none.
@@ -18,11 +16,10 @@ class PathPlan: @unchecked Sendable {  // immutable but for `storedPath`, which 
     /// does nothing without `hasLeafDelivery`. Not optional: see `init`.
     let leafDelivery: LeafDelivery
     /// The path read through its stored fields, once a proof on this class gives it.
-    let storedPath = StoredPath.Reference()
+    let storedPath = OnceReference<StoredPath>()
     /// How the path's value is made from its last property's, once a proof on this class gives it:
-    /// the same for every proof of one plan (it depends on the key path's types only). Owned: the
-    /// proof it came from may be released (two proofs of one key recorded at once keep one).
-    private let provenLeaf = Atomic<Unmanaged<LeafConversion>?>(nil)
+    /// the same for every proof of one plan (it depends on the key path's types only).
+    let provenLeaf = OnceReference<LeafConversion>()
 
     init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?) {
         self.keyPath = keyPath
@@ -37,22 +34,9 @@ class PathPlan: @unchecked Sendable {  // immutable but for `storedPath`, which 
         }
     }
 
-    /// Keeps `leaf` as the plan's, unless it has one: before a leaf link that reads it exists.
-    func learn(_ leaf: LeafConversion) {
-        guard provenLeaf.load(ordering: .acquiring) == nil else { return }
-        let retained = Unmanaged.passRetained(leaf)
-        if !provenLeaf.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
-            retained.release()
-        }
-    }
-
     /// The leaf conversion learnt; only for a leaf link, made after its path learnt one.
     var leaf: Unmanaged<LeafConversion> {
-        provenLeaf.load(ordering: .acquiring).unsafelyUnwrapped
-    }
-
-    deinit {
-        provenLeaf.load(ordering: .acquiring)?.release()
+        provenLeaf.unmanaged.unsafelyUnwrapped
     }
 
     private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}
@@ -67,5 +51,4 @@ final class TypedPathPlan<Root: AnyObject, Value>: PathPlan, @unchecked Sendable
         self.evaluate = evaluate
         super.init(keyPath: keyPath, leafDelivery: leafDelivery)
     }
-
 }

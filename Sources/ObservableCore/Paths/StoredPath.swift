@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A path proven to be pure navigation through `@Observed` properties (see `PathProof`), read
 /// through the fields that store them: no `KeyPath` projection and no tracking. For each property it
 /// knows the class it is read on and the offsets of its slot (`ListSlot`, for the property's list)
@@ -157,35 +155,5 @@ final class StoredPath: @unchecked Sendable {  // immutable
     /// Whether a value of `type` is a class reference or an optional one: one word, `nil` as zero.
     private static func isReference(_ type: Any.Type) -> Bool {
         type is AnyClass || (type as? any OptionalProtocol.Type)?.wrappedType is AnyClass
-    }
-}
-
-extension StoredPath {
-    /// Where a path's plan keeps its stored path: set at most once, read without a lock and without
-    /// reference counting. It owns what it stores (a proof that lost a race to record itself in
-    /// `ProofTable` is released, with its stored path), and is itself kept for the rest of the
-    /// process with its plan; a store publishes the path's initialisation (releasing; loads are
-    /// acquiring). Proved by `StoredPathTests` and by the re-wiring tests of `ConcurrencyTests` under
-    /// ThreadSanitizer, and the proofs racing in `ProofEquivalenceTests` under AddressSanitizer.
-    struct Reference: ~Copyable, @unchecked Sendable {
-        private let path = Atomic<Unmanaged<StoredPath>?>(nil)
-
-        init() {}
-
-        deinit {
-            path.load(ordering: .acquiring)?.release()
-        }
-
-        func load() -> StoredPath? {
-            path.load(ordering: .acquiring)?.takeUnretainedValue()
-        }
-
-        func storeIfNil(_ stored: StoredPath) {
-            guard path.load(ordering: .acquiring) == nil else { return }
-            let retained = Unmanaged.passRetained(stored)
-            if !path.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
-                retained.release()
-            }
-        }
     }
 }
