@@ -2,13 +2,13 @@ import Testing
 
 @testable import ObservableCore
 
-/// `LinkStorage`, two links inline and the rest in an array, against an array doing the same
+/// `LinkStorage`, one link inline and the rest in an array, against an array doing the same
 /// operations: same links, same order, and each link released once nothing holds it.
 @Suite("Link storage")
 struct LinkStorageTests {
     private static let list = ObserverList()
     private static let plan = PathPlan(keyPath: InternedKeyPath(\LinkStorageTests.self), leafDelivery: nil)
-    private static let observation = PathObservationBase(plan: plan, deliversLeafChanges: false)
+    private static let observation = PathObservationBase(plan: plan, options: [])
 
     private static func link() -> PathLink {
         PathLink(list: list, observation: observation)

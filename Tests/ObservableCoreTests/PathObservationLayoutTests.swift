@@ -10,7 +10,8 @@ import Darwin
 
 /// What a nested observation occupies: its observation within a malloc chunk of 128 bytes, its
 /// token within one of 32 (BENCHMARKS.md counts the bytes; this fails as soon as a field added to
-/// `PathObservation` or its bases starts a larger chunk).
+/// `PathObservation` or its bases starts a larger chunk), and one link for a path of two properties:
+/// the observation is its first property's entry (`PathLinks`), for as long as the path starts there.
 @Suite("Path observation layout")
 struct PathObservationLayoutTests {
     /// The size of the heap block at `address`, as the allocator rounded it: glibc's chunk (its
@@ -37,5 +38,83 @@ struct PathObservationLayoutTests {
         #expect(Self.blockSize(token.observationAddress) <= 128)
         #expect(Self.blockSize(Unmanaged.passUnretained(token).toOpaque()) <= 32)
         token.cancel()
+    }
+
+    /// The entries of the lists `keyPath` reads from `root`, in the order it reads them.
+    private static func entries<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> [[ListEntry]]
+    {
+        Tracking.evaluate(root, keyPath).1.map { $0.list.entries(of: ListEntry.self) }
+    }
+
+    @Test("a path of two properties: the observation is the first's entry, one link the second's; it moves")
+    func observationIsItsFirstEntry() {
+        let person = Person(name: "Ann")
+        person.address = Address(city: "Oslo")
+        var cities: [String?] = []
+        let token = person.observe(\.address?.city) { _, change in cities.append(change.newValue ?? nil) }
+        let before = Self.entries(person, \.address?.city)
+        #expect(before.map(\.count) == [1, 1])
+        let observation = before[0].first
+        #expect(observation is PathObservationBase)
+        #expect((before[1].first as? LeafPathLink)?.observation === observation)
+
+        let replaced = person.address
+        person.address = Address(city: "Bergen")
+        person.address?.city = "Tromsø"
+        replaced?.city = "Lost"
+        let after = Self.entries(person, \.address?.city)
+        #expect(after[0].count == 1 && after[0].first === observation)
+        #expect((after[1].first as? PathLink)?.observation === observation)
+        #expect(replaced.map { Self.entries($0, \.city)[0].isEmpty } == true)
+        #expect(cities == ["Bergen", "Tromsø"])
+
+        token.cancel()
+        #expect(Self.entries(person, \.address?.city).map(\.count) == [0, 0])
+        person.address?.city = "Oslo"
+        #expect(cities == ["Bergen", "Tromsø"])
+    }
+
+    @Test("a path that starts at another property retires the observation's entry for good")
+    func firstEntryRetires() {
+        let model = ReadOrder()
+        var values: [String] = []
+        weak var released: AnyObject?
+        do {
+            let token = model.observe(\.pair) { _, change in values.append(change.newValue ?? "") }
+            #expect(Self.entries(model, \.pair).map { $0.map { $0 is PathObservationBase } } == [[true], [false]])
+            model.aFirst = false  // not `@Observed`: the next change re-reads b first
+            model.a = 1
+            #expect(values == ["1,0"])
+            // Both lists hold links now; the observation is in neither.
+            let entries = Self.entries(model, \.pair)
+            #expect(entries.map { $0.map { $0 is PathLink } } == [[true], [true]])
+            released = (entries[0].first as? PathLink)?.observation
+            model.aFirst = true
+            model.b = 2
+            #expect(values == ["1,0", "1,2"])
+            #expect(Self.entries(model, \.pair).map { $0.map { $0 is PathLink } } == [[true], [true]])
+            token.cancel()
+            model.a = 3
+            model.b = 4
+            #expect(values == ["1,0", "1,2"])
+            #expect(Self.entries(model, \.pair).map(\.count) == [0, 0])
+        }
+        #expect(released == nil)
+    }
+}
+
+/// A computed property whose first read depends on a property that does not notify.
+private final class ReadOrder: KeyValueObservable {
+    @Observed var a = 0
+    @Observed var b = 0
+    var aFirst = true
+
+    var pair: String {
+        if aFirst {
+            let a = a
+            return "\(a),\(b)"
+        }
+        let b = b
+        return "\(a),\(b)"
     }
 }

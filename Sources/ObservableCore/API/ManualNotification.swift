@@ -93,7 +93,7 @@ enum ManualChanges {
                 accesses
                 .flatMap { $0.list.pathObservations() }
                 .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
-            for dependent in dependents where dependent.wantsWillChange {
+            for dependent in dependents where dependent.wantsDependencyWillChange {
                 dependent.dependencyWillChange(from: nil, stamp: ReadGate.unstamped)
             }
             pending = PendingManualChange(object: root, keyPath: keyPath, direct: nil, dependents: dependents)

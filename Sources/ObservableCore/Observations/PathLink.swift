@@ -1,7 +1,8 @@
 /// A list entry that forwards a property's changes to a path observation, which evaluates the path
 /// again: that gives its own old and new values, so the setter's are unused. The link of the last
 /// property of a path proven to be pure navigation is a `LeafPathLink`, which forwards the setter's
-/// values instead.
+/// values instead. (The path's first property needs no link: the observation is that list's entry,
+/// see `PathLinks`.)
 ///
 /// Every link hears `willChange`: the path counts its changes in flight from there
 /// (`PathObservationBase.intermediatesInFlight`) and takes its old value.
@@ -22,11 +23,7 @@ class PathLink: ListEntry, @unchecked Sendable {
         super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, _, stamp in
             let link = unsafeDowncast(entry, to: PathLink.self)
             guard link.isActive else { return }
-            if newValue != nil {
-                link.observation.dependencyDidChange(from: ObjectIdentifier(link), stamp: stamp, leafOld: nil)
-            } else {
-                link.observation.dependencyWillChange(from: ObjectIdentifier(link), stamp: stamp)
-            }
+            link.observation.forward(from: ObjectIdentifier(link), isDidChange: newValue != nil, stamp: stamp)
         }
     }
 
@@ -56,8 +53,9 @@ class PathLink: ListEntry, @unchecked Sendable {
 }
 
 extension ObserverList {
-    /// The path observations linked into this list (for manual notification of computed properties).
+    /// The path observations with an entry in this list, themselves or a link (for manual
+    /// notification of computed properties).
     func pathObservations() -> [PathObservationBase] {
-        entries(of: PathLink.self).map(\.observation)
+        entries(of: ListEntry.self).compactMap { ($0 as? PathLink)?.observation ?? ($0 as? PathObservationBase) }
     }
 }

@@ -3,10 +3,11 @@ import Synchronization
 /// An observation of a key path that is not a single `@Observed` property of the root: a nested path
 /// (`\.address?.city`), or a computed property that reads `@Observed` ones.
 ///
-/// It is linked into the list of every `@Observed` property the path read when last evaluated. On a
-/// change of any of them the path is evaluated again with tracking, which gives the new value and
-/// the new dependencies; links move only if the dependencies differ (an intermediate object was
-/// replaced), so the old intermediate stops notifying and the new one starts.
+/// It is linked into the list of every `@Observed` property the path read when last evaluated (the
+/// first property's list holds the observation itself, see `PathLinks`). On a change of any of them
+/// the path is evaluated again with tracking, which gives the new value and the new dependencies;
+/// links move only if the dependencies differ (an intermediate object was replaced), so the old
+/// intermediate stops notifying and the new one starts.
 ///
 /// A change of the last property of a path proven to be pure navigation (see `PathProof`) is
 /// delivered from the setter's own values, without evaluation, by `deliverLeaf`, which is specialised
@@ -22,18 +23,13 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     @usableFromInline @exclusivity(unchecked) weak var root: Root?
     #endif
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
-    private let onObservedDeallocated: DeallocationHook?
-    // The options, the lock and the flag are declared together, so that they share one word.
-    @usableFromInline let options: ObservationOptions
-    /// Its sections move links (a few allocations and list locks) and count changes; they call no
-    /// user code. Inline, where a `Lock` allocates its mutex: one allocation fewer per observation.
-    private let lock = ShortLock()
-    // Guarded by `lock`, so Swift's run-time exclusivity checks are off.
-    /// Whether the leaf link hears `willChange` (it does while changes are in flight).
-    @exclusivity(unchecked) private var leafHearsWillChange = false
-    /// One link per dependency, in the order the path read them.
+    /// Boxed: one word, where the optional function took two (most observations have none).
+    private let onObservedDeallocated: DeallocationHookBox?
+    /// One entry per dependency, in the order the path read them. Guarded by `lock`, so Swift's
+    /// run-time exclusivity checks are off.
     @exclusivity(unchecked) private var links = PathLinks()
-    /// Changes of dependencies in flight, with the old values taken at their `willChange`.
+    /// Changes of dependencies in flight, with the old values taken at their `willChange`. Guarded by
+    /// `lock`, so Swift's run-time exclusivity checks are off.
     @exclusivity(unchecked) private var pending = PendingChanges()
 
     init(
@@ -41,20 +37,15 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) {
         self.root = root
-        self.options = options
-        self.onObservedDeallocated = onObservedDeallocated
+        self.onObservedDeallocated = onObservedDeallocated.map(DeallocationHookBox.init)
         self.handler = handler
-        // Without a leaf delivery (string key paths), or with `.prior` asked for, leaf changes are
-        // evaluated like any other.
-        super.init(plan: plan, deliversLeafChanges: plan.hasLeafDelivery && !options.contains(.prior))
+        super.init(plan: plan, options: options)
     }
 
     /// The path's value from `root`, read by the plan's `evaluate`.
     private func evaluate(_ root: Root) -> Value {
         withPlan { unsafeDowncast($0, to: TypedPathPlan<Root, Value>.self).evaluate(root) }
     }
-
-    override var wantsWillChange: Bool { options.contains(.old) || options.contains(.prior) }
 
     override func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool {
         self.root === root && self.keyPath.object == keyPath
@@ -72,9 +63,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         } else {
             leaf = proven(root, accesses)
         }
-        let (stale, dropped) = lock.withLock { relink(to: accesses, leaf: leaf) }
+        let (moved, dropped) = lock.withLock { relink(to: accesses, leaf: leaf) }
         for box in dropped { box.destroy(as: Value.self) }
-        withExtendedLifetime(stale) {}
+        withExtendedLifetime(moved) {}
     }
 
     /// Ends the observation if it is linked nowhere: nothing could ever notify it, and nothing but
@@ -139,12 +130,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     func deliverLeaf(_ root: Root, _ old: BorrowedValue, _ new: BorrowedValue) {
         handler(
             root,
-            options.change(
+            requestedOptions.change(
                 old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath))
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {
-        deliver(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
+        deliver(root, requestedOptions.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
     }
 
     override func didCancel() {
@@ -153,13 +144,13 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     override func summary() -> ObservationSummary? {
         ObservationSummary(
-            keyPath: keyPath.object, options: options, origin: origin, isPath: true,
+            keyPath: keyPath.object, options: requestedOptions, origin: origin, isPath: true,
             root: root.map { (ObjectIdentifier($0), type(of: $0)) })
     }
 
     /// Ends the observation because its root was deallocated.
     private func endForDeallocatedRoot() {
-        if end() { onObservedDeallocated?() }
+        if end() { onObservedDeallocated?.hook() }
     }
 
     /// Ends the observation once; `true` for the call that ended it. Called before the last links
@@ -174,7 +165,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Detaches every link and drops the pending old values, after the observation has ended.
     private func detachAll() {
         let (detached, oldValues) = lock.withLock { () -> (LinkStorage, [ValueBox]) in
-            let detached = links.detachAll()
+            let detached = links.detachAll(owner: self)
             let values = pending.removeAll()
             pendingDidChange()
             return (detached, values)
@@ -194,30 +185,30 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         if let source {
             // A change begins that may move the path.
             lock.withLock {
-                guard links.link(from: source) != nil else { return }
+                guard links.listID(from: source, owner: self) != nil else { return }
                 pending.begin(change)
                 pendingDidChange()
             }
         }
-        guard options.contains(.old) || options.contains(.prior) else { return }
-        if !options.contains(.prior), let stored = storedPath, let end = stored.read(root) {
+        guard requestedOptions.contains(.old) || requestedOptions.contains(.prior) else { return }
+        if !requestedOptions.contains(.prior), let stored = storedPath, let end = stored.read(root) {
             // Read straight into the box.
             let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
             lock.withLock { pending.recordOldValue(box, for: change) }
             return
         }
         let oldValue = currentValue(root)
-        if options.contains(.old) {
+        if requestedOptions.contains(.old) {
             let box = ValueBox(oldValue)
             lock.withLock { pending.recordOldValue(box, for: change) }
         }
-        if options.contains(.prior) { deliverPrior(root, oldValue) }
+        if requestedOptions.contains(.prior) { deliverPrior(root, oldValue) }
     }
 
     /// Out of line, so that the type metadata it needs is looked up only for `.prior`.
     @inline(never)
     private func deliverPrior(_ root: Root, _ oldValue: Value) {
-        deliver(root, options.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
+        deliver(root, requestedOptions.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
     }
 
     /// Evaluates the path, re-links it, and delivers the change, unless the link it came from is no
@@ -241,13 +232,14 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             // A link detached since its `notify` began (by another thread) forwards nothing.
             var sourceList: ObjectIdentifier?
             if let source {
-                guard let link = links.link(from: source) else { return nil }
-                sourceList = link.listID
+                guard let list = links.listID(from: source, owner: self) else { return nil }
+                sourceList = list
             }
             let oldBox = pending.finish(PendingChange(source: source, stamp: stamp))
             guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
-            let (stale, dropped) = relink(to: accesses, leaf: leaf)
-            pendingDidChange(relinked: !stale.isEmpty)
+            let (moved, dropped) = relink(to: accesses, leaf: leaf)
+            let stale = moved.stale
+            pendingDidChange(relinked: !moved.isEmpty)
             let delivers =
                 sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
                 || pending.isEmpty
@@ -257,7 +249,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         for box in outcome.dropped { box.destroy(as: Value.self) }
         if outcome.delivers {
             // With `leafOld`, the path read the leaf when this set began: the setter's old value was the path's.
-            deliverEvaluated(root, newValue, oldBox: outcome.oldBox, leafOld: options.contains(.old) ? leafOld : nil)
+            deliverEvaluated(
+                root, newValue, oldBox: outcome.oldBox, leafOld: requestedOptions.contains(.old) ? leafOld : nil)
         } else {
             outcome.oldBox?.destroy(as: Value.self)
         }
@@ -272,7 +265,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// metadata lookups that cost more in this unspecialised code than the rest of the delivery.
     private func deliverEvaluated(_ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?) {
         defer { oldBox?.destroy(as: Value.self) }
-        if deliversLeafChanges, oldBox != nil || leafOld != nil || !options.contains(.old) {
+        if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.contains(.old) {
             return BorrowedValue.lend(newValue) { new in
                 if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false) }
                 // Without an old value, none is asked for: the one passed is left out of the change.
@@ -283,7 +276,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             }
         }
         // A string key path, `.prior`, or an old value asked for and not recorded: built here,
-        // directly (`options.change` and `Optional.map`'s closures cost more than the delivery).
+        // directly (`requestedOptions.change` and `Optional.map`'s closures cost more than the delivery).
         var oldValue: Value?
         if let oldBox {
             oldValue = oldBox.borrowed.read(as: Value.self)
@@ -291,7 +284,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             oldValue = leafOld.value(as: Value.self)
         }
         let change = ObservedChange(
-            kind: .setting, oldValue: oldValue, newValue: options.contains(.new) ? newValue : nil, isPrior: false,
+            kind: .setting, oldValue: oldValue, newValue: requestedOptions.contains(.new) ? newValue : nil,
+            isPrior: false,
             keyPath: keyPath, mutation: nil)
         deliver(root, change)
     }
@@ -301,7 +295,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// starts without). Lock order: this lock, then a list's.
     private func pendingDidChange(relinked: Bool = false) {
         let inFlight = pending.inFlight
-        intermediatesInFlight.store(inFlight, ordering: .releasing)
+        intermediatesInFlight.store(Int32(clamping: inFlight), ordering: .releasing)
         let hears = inFlight != 0
         guard hears != leafHearsWillChange || (relinked && hears) else { return }
         leafHearsWillChange = hears
@@ -310,7 +304,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     override func dependencyEnded(_ link: ObjectIdentifier) {
         let (removed, dropped, unlinked) = lock.withLock { () -> (PathLink?, [ValueBox], Bool) in
-            guard let removed = links.remove(link) else { return (nil, [], links.isEmpty) }
+            let (found, removed) = links.remove(link, owner: self)
+            guard found else { return (nil, [], links.isEmpty) }
             let dropped = pending.forget([link])
             pendingDidChange()
             return (removed, dropped, links.isEmpty)
@@ -327,14 +322,17 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(removed) {}
     }
 
-    /// Under `lock`: moves the links to the lists in `accesses` (see `PathLinks.move`); returns the
-    /// links it detached and their pending old values, for the caller to release after unlocking.
+    /// Under `lock`: moves the entries to the lists in `accesses` (see `PathLinks.move`); returns
+    /// what left the path and the pending old values of its changes, for the caller to release after
+    /// unlocking.
     private func relink(
         to accesses: [TrackedAccess], leaf: LeafConversion?
-    ) -> (stale: LinkStorage, dropped: [ValueBox]) {
-        let stale = links.move(to: accesses, leaf: leaf, for: self)
-        let dropped = stale.isEmpty || pending.isClear ? [] : pending.forget(stale.map { ObjectIdentifier($0) })
-        return (stale, dropped)
+    ) -> (moved: PathLinks.Moved, dropped: [ValueBox]) {
+        let moved = links.move(to: accesses, leaf: leaf, for: self)
+        guard !moved.isEmpty, !pending.isClear else { return (moved, []) }
+        var left = moved.stale.map { ObjectIdentifier($0) }
+        if moved.retiredOwn { left.append(ObjectIdentifier(self)) }
+        return (moved, pending.forget(left))
     }
 
     private func deliver(_ root: Root, _ change: ObservedChange<Value>) {

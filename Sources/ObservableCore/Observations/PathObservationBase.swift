@@ -3,26 +3,59 @@ import Synchronization
 /// The part of a path observation that its links see (see `PathLink`): not generic, so that a link
 /// holds it as one class reference. Told before and after each dependency changes, and when the
 /// instance of one of them is deallocated; `PathObservation` overrides every method.
+///
+/// It is itself a list entry: the entry of the path's first dependency (the root's first property
+/// read, the same list for as long as the path starts there), so that a path of two properties
+/// allocates one link, not two (see `PathLinks`). Its `notify` forwards like a link's.
+///
+/// Layout (Linux): `ListEntry`'s 40, the small fields 8, the plan 8, and `PathObservation`'s 64
+/// (the links 24): 120 bytes, a malloc chunk of 128 (`PathObservationLayoutTests`).
 @usableFromInline
-class PathObservationBase: AnyObservation, @unchecked Sendable {
+class PathObservationBase: ListEntry, @unchecked Sendable {
+    // The small fields, declared together so that they share one word.
+    /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
+    /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
+    /// have moved off the object of its last property's link.
+    final let intermediatesInFlight = Atomic<Int32>(0)
     /// Whether the path's last property's link may deliver with `plan.leafDelivery` (see
-    /// `PathProof`): the plan has one and `.prior` was not asked for. Declared first, so that it
-    /// fits in the word of `state`.
+    /// `PathProof`): the plan has one and `.prior` was not asked for.
     final let deliversLeafChanges: Bool
+    /// What the user asked for (`ListEntry.options` is the entry's: `.prior`, as a link's).
+    @usableFromInline final let requestedOptions: ObservationOptions
+    /// Its sections move links (a few allocations and list locks) and count changes; they call no
+    /// user code. Inline, where a `Lock` allocates its mutex.
+    final let lock = ShortLock()
+    /// Whether the leaf link hears `willChange` (it does while changes are in flight). Guarded by
+    /// `lock`, so Swift's run-time exclusivity checks are off.
+    @exclusivity(unchecked) final var leafHearsWillChange = false
     /// What the observations of this key path on this class share (see `PathPlan`); immortal, so
     /// held unmanaged and used in place (`withPlan`): a plain reference was retained and released
     /// around each use.
     @usableFromInline final let plan: Unmanaged<PathPlan>
-    /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
-    /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
-    /// have moved off the object of its last property's link.
-    final let intermediatesInFlight = Atomic<Int>(0)
 
     @usableFromInline
-    init(plan: PathPlan, deliversLeafChanges: Bool) {
+    init(plan: PathPlan, options: ObservationOptions) {
         self.plan = Unmanaged.passUnretained(plan)
-        self.deliversLeafChanges = deliversLeafChanges
-        super.init()
+        self.requestedOptions = options
+        // Without a leaf delivery (string key paths), or with `.prior` asked for, leaf changes are
+        // evaluated like any other.
+        self.deliversLeafChanges = plan.hasLeafDelivery && !options.contains(.prior)
+        super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, _, stamp in
+            let observation = unsafeDowncast(entry, to: PathObservationBase.self)
+            guard observation.isActive else { return }
+            observation.forward(from: ObjectIdentifier(observation), isDidChange: newValue != nil, stamp: stamp)
+        }
+    }
+
+    /// Forwards a change heard by one of the path's entries (`source`: the observation itself or a
+    /// link) as `dependencyWillChange` or `dependencyDidChange`.
+    @inline(__always)
+    final func forward(from source: ObjectIdentifier, isDidChange: Bool, stamp: Int) {
+        if isDidChange {
+            dependencyDidChange(from: source, stamp: stamp, leafOld: nil)
+        } else {
+            dependencyWillChange(from: source, stamp: stamp)
+        }
     }
 
     /// Runs `body` with the plan, which needs no reference counting: it is immortal.
@@ -49,9 +82,11 @@ class PathObservationBase: AnyObservation, @unchecked Sendable {
     }
 
     /// Whether `dependencyWillChange` is wanted (old values or `.prior` notifications).
-    var wantsWillChange: Bool { false }
+    final var wantsDependencyWillChange: Bool {
+        requestedOptions.contains(.old) || requestedOptions.contains(.prior)
+    }
 
-    /// Before and after a change of one dependency, told by `source` (a link's identity, or `nil`
+    /// Before and after a change of one dependency, told by `source` (an entry's identity, or `nil`
     /// for a change announced by hand) with the set's `stamp` (`ObserverList.stamp`): the two calls
     /// of one change carry the same pair.
     func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {}
@@ -60,8 +95,11 @@ class PathObservationBase: AnyObservation, @unchecked Sendable {
     /// trusted (see `LeafPathLink`), that setter's old value; the path is then evaluated for the new one.
     func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?) {}
 
-    /// The list of a link, `link` its identity, ended: the list's instance was deallocated.
-    func dependencyEnded(_ link: ObjectIdentifier) {}
+    /// The list of an entry, `entry` its identity, ended: the list's instance was deallocated.
+    func dependencyEnded(_ entry: ObjectIdentifier) {}
+
+    /// The list the observation itself was in ended.
+    override final func listEnded() { dependencyEnded(ObjectIdentifier(self)) }
 
     /// Whether this observes `keyPath` on `root` (for manual notification of a computed property).
     func observes(_ root: AnyObject, _ keyPath: AnyKeyPath) -> Bool { false }

@@ -109,3 +109,13 @@ class AnyObservation: @unchecked Sendable {
 /// is cancelled). Runs on the thread that released the object, during its deinitialisation.
 @usableFromInline
 typealias DeallocationHook = @Sendable () -> Void
+
+/// A `DeallocationHook` in one word, for an observation that counts its bytes (a path
+/// observation): an optional function takes two.
+final class DeallocationHookBox: Sendable {
+    let hook: DeallocationHook
+
+    init(_ hook: @escaping DeallocationHook) {
+        self.hook = hook
+    }
+}

@@ -11,7 +11,8 @@ import Synchronization
 @usableFromInline
 typealias EntryNotification = (ListEntry, AnyObject, BorrowedValue, BorrowedValue?, CollectionMutation?, Int) -> Void
 
-/// One entry of a property's observer list: a direct observation, or one link of a path observation.
+/// One entry of a property's observer list: a direct observation, or one entry of a path observation
+/// (the observation itself for its first property, a link for the others: see `PathLinks`).
 ///
 /// Not generic, on purpose: a set reaches its observers through `notify` with the old and new values
 /// lent (`BorrowedValue`). Anything typed happens in code specialised in the user's module (the function a
