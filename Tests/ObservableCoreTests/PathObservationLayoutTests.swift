@@ -27,10 +27,16 @@ struct PathObservationLayoutTests {
         #endif
     }
 
-    @Test("a nested observation fits 128 bytes, its token 32")
-    func nestedObservationFitsItsChunk() {
+    /// Ann, whose address is in Oslo.
+    private static func personInOslo() -> Person {
         let person = Person(name: "Ann")
         person.address = Address(city: "Oslo")
+        return person
+    }
+
+    @Test("a nested observation fits 128 bytes, its token 32")
+    func nestedObservationFitsItsChunk() {
+        let person = Self.personInOslo()
         var cities: [String?] = []
         let token = person.observe(\.address?.city) { _, change in cities.append(change.newValue ?? nil) }
         person.address?.city = "Bergen"
@@ -48,8 +54,7 @@ struct PathObservationLayoutTests {
 
     @Test("a path of two properties: the observation is the first's entry, one link the second's; it moves")
     func observationIsItsFirstEntry() {
-        let person = Person(name: "Ann")
-        person.address = Address(city: "Oslo")
+        let person = Self.personInOslo()
         var cities: [String?] = []
         let token = person.observe(\.address?.city) { _, change in cities.append(change.newValue ?? nil) }
         let before = Self.entries(person, \.address?.city)

@@ -190,7 +190,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 pendingDidChange()
             }
         }
-        guard requestedOptions.contains(.old) || requestedOptions.contains(.prior) else { return }
+        guard wantsDependencyWillChange else { return }
         if !requestedOptions.contains(.prior), let stored = storedPath, let end = stored.read(root) {
             // Read straight into the box.
             let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
