@@ -42,6 +42,9 @@ let gateCases = [
         id: "string key path set, 1 observer", group: "string key path: set, 1 observer",
         name: Name.observed + " \"value\"", iterations: 10_000),
     GateCase(
+        id: "string key path set, newValue(as:)", group: "string key path: set, 1 observer",
+        name: Name.observed + " \"value\", read with newValue(as:)", iterations: 10_000),
+    GateCase(
         id: "observe + cancel, string key path", group: "string key path: observe + cancel",
         name: Name.observed + " \"value\" token", iterations: 2_000),
     GateCase(

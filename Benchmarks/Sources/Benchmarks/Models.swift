@@ -31,6 +31,11 @@ final class ObservedModel: KeyValueObservable {
     @Observed var child: ObservedChild?
 }
 
+/// A property whose values are not bitwise-copyable, for the string key path's rows.
+final class NamedModel: KeyValueObservable {
+    @Observed var name = ""
+}
+
 final class ObservedChild: KeyValueObservable {
     @Observed var leaf = 0
 }

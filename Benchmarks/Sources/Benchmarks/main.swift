@@ -200,11 +200,23 @@ if let nested = result("observe + cancel", Name.observed + " \\.child?.leaf"),
 if let typed = result("string key path: set, 1 observer", Name.observed + " \\.value"),
     let string = result("string key path: set, 1 observer", Name.observed + " \"value\"")
 {
-    check("string key path set, 1 observer ≤ 2× the typed one", formatRatio(string / typed), string / typed <= 2)
+    check(
+        "string key path set, 1 observer ≤ 2× the typed one (handler casts with as?)", formatRatio(string / typed),
+        string / typed <= 2)
     if let floor = result("string key path: set, 1 observer", Name.observed + " \\.value, values as Any") {
         print(
             "| (figure) string key path set vs the typed one with its values as Any | \(formatRatio(string / floor)) | — |"
         )
+    }
+    if let read = result("string key path: set, 1 observer", Name.observed + " \"value\", read with newValue(as:)") {
+        check(
+            "string key path set, 1 observer ≤ 2× the typed one (handler reads with newValue(as:))",
+            formatRatio(read / typed), read / typed <= 2)
+        if let notified = result("string key path: set, 1 observer", Name.observed + " \\.value (typed, [") {
+            print(
+                "| (figure) newValue(as:) row vs the typed one through notify, the path a string observation takes | \(formatRatio(read / notified)) | — |"
+            )
+        }
     }
 }
 if let ours = result("async sequence: per change", Name.observed),

@@ -6,27 +6,50 @@
 public struct KeyedChange: CustomStringConvertible {
     /// The kind of change (always ``ObservedChangeKind/setting`` for a string key path).
     public let kind: ObservedChangeKind
-    /// The value before the change, unwrapped from any optionals.
-    public let oldValue: Any?
-    /// The value after the change, unwrapped from any optionals.
-    public let newValue: Any?
     /// `true` for the notification sent before the store (``ObservationOptions/prior``).
     public let isPrior: Bool
     /// The string key path that was observed.
-    public let keyPath: String
+    public var keyPath: String { name.string }
+    private let name: StringKeyPathName
+    @usableFromInline let old: KeyedValue
+    @usableFromInline let new: KeyedValue
 
-    init(oldValue: Any?, newValue: Any?, isPrior: Bool, keyPath: String) {
+    init(old: KeyedValue, new: KeyedValue, isPrior: Bool, name: StringKeyPathName) {
         kind = .setting
-        self.oldValue = oldValue
-        self.newValue = newValue
+        self.old = old
+        self.new = new
         self.isPrior = isPrior
-        self.keyPath = keyPath
+        self.name = name
     }
 
-    init(_ change: ObservedChange<Any?>, keyPath: String) {
+    init(_ change: ObservedChange<Any?>, name: StringKeyPathName) {
         self.init(
-            oldValue: change.oldValue ?? nil, newValue: change.newValue ?? nil, isPrior: change.isPrior,
-            keyPath: keyPath)
+            old: KeyedValue(change.oldValue ?? nil), new: KeyedValue(change.newValue ?? nil),
+            isPrior: change.isPrior, name: name)
+    }
+
+    /// The value before the change, unwrapped from any optionals.
+    public var oldValue: Any? { old.any }
+
+    /// The value after the change, unwrapped from any optionals.
+    public var newValue: Any? { new.any }
+
+    /// The value before the change as a `Value`; `nil` when there is none or it is not a `Value`.
+    ///
+    /// `change.oldValue(as: Int.self)` is `change.oldValue as? Int`, read without a dynamic cast
+    /// when the value is exactly a `Value`: the cheap way to read a value whose type you know.
+    @inlinable @inline(__always)
+    public func oldValue<Value>(as _: Value.Type) -> Value? {
+        old.value(as: Value.self)
+    }
+
+    /// The value after the change as a `Value`; `nil` when there is none or it is not a `Value`.
+    ///
+    /// `change.newValue(as: Int.self)` is `change.newValue as? Int`, read without a dynamic cast
+    /// when the value is exactly a `Value`.
+    @inlinable @inline(__always)
+    public func newValue<Value>(as _: Value.Type) -> Value? {
+        new.value(as: Value.self)
     }
 
     /// The change on one line, as `print(change)` shows it: kind, old and new values, and the key path.

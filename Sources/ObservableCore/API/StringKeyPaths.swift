@@ -92,12 +92,11 @@ struct StringKeyPath: Sendable {
         _ root: Root, keyPath standIn: InternedKeyPath, options: ObservationOptions, origin: ObservationOrigin,
         onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
     ) -> AnyObservation {
-        let text = self.text
+        let name = StringKeyPathNames.record(text, for: standIn)
         if let property {
             let observation = KeyedDirectObservation(
-                keyPath: standIn, text: text, valueType: property.storageType, options: options,
-                onObservedDeallocated: onObservedDeallocated,
-                handler: { object, change in handler(unsafeDowncast(object, to: Root.self), change) })
+                keyPath: standIn, name: name, valueType: property.storageType, options: options,
+                onObservedDeallocated: onObservedDeallocated, handler: handler)
             observation.origin = origin
             Registration.register(observation, atSlot: property.slotOffset, of: root)
             if options.contains(.initial) { observation.deliverInitial(root, Tracking.untracked { value(of: root) }) }
@@ -109,7 +108,7 @@ struct StringKeyPath: Sendable {
         return Registration.observePath(
             root, plan: plan, accesses: accesses, initialValue: { initial }, options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated,
-            handler: { root, change in handler(root, KeyedChange(change, keyPath: text)) })
+            handler: { root, change in handler(root, KeyedChange(change, name: name)) })
     }
 
     /// The value at the path from `root`, `nil` when an intermediate or the value is `nil`.

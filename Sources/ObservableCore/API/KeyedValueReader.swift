@@ -1,0 +1,40 @@
+/// Reads a lent value of one property's type as a string key path's change keeps it (`KeyedValue`):
+/// unwrapped from any optionals, as its bytes when the type allows. Made once per observation, for
+/// the property's stored type; a value of 8 bytes is copied in the caller, without a call.
+///
+/// Assumes, as `BorrowedValue` does, that every value lent to it is of that type, and that the 8
+/// bytes of a value that `KeyedValue.keepsBytes` are its whole representation. Proved by
+/// `KeyedValueTests`.
+struct KeyedValueReader {
+    /// The type of values of 8 bytes kept as bytes, read here; `nil` for any other type.
+    private let wordType: Any.Type?
+    /// Reads the values of any other type.
+    private let read: (BorrowedValue) -> KeyedValue
+
+    init(for type: Any.Type) {
+        func reader<Value>(_: Value.Type) -> KeyedValueReader {
+            if Value.self is any OptionalProtocol.Type {
+                return KeyedValueReader(wordType: nil) { KeyedValue($0.read(as: Value.self)) }
+            }
+            guard KeyedValue.keepsBytes(Value.self) else {
+                return KeyedValueReader(wordType: nil) { KeyedValue(boxing: $0.read(as: Value.self)) }
+            }
+            let isWord = MemoryLayout<Value>.size == MemoryLayout<UInt64>.size
+            return KeyedValueReader(wordType: isWord ? Value.self : nil) {
+                KeyedValue(bytesOf: $0.read(as: Value.self))
+            }
+        }
+        self = _openExistential(type, do: reader)
+    }
+
+    private init(wordType: Any.Type?, read: @escaping (BorrowedValue) -> KeyedValue) {
+        self.wordType = wordType
+        self.read = read
+    }
+
+    @inline(__always)
+    func callAsFunction(_ value: BorrowedValue) -> KeyedValue {
+        guard let wordType else { return read(value) }
+        return KeyedValue(wordType, bytes: (value.address.loadUnaligned(as: UInt64.self), 0))
+    }
+}
