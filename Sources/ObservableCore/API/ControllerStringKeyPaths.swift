@@ -22,12 +22,13 @@ extension ObservationController {
         _ handler: @escaping (Observer, Object, KeyedChange) -> Void
     ) throws(StringKeyPathError) {
         let path = try StringKeyPath(keyPath, rootType: type(of: object))
+        let standIn = path.standIn(for: Object.self)
         let registration = ControllerHandler(
-            objectID: ObjectIdentifier(object), stringKey: keyPath, keyPath: path.standIn(for: Object.self),
+            objectID: ObjectIdentifier(object), stringKey: keyPath, keyPath: standIn.keyPath,
             options: options, observer: observerReference, handler: handler)
         register(object, registration) {
             path.observe(
-                object, keyPath: registration.keyPath, options: options, origin: .controller,
+                object, standIn: standIn, options: options, origin: .controller,
                 onObservedDeallocated: registration.deallocationHook
             ) { object, change in
                 registration.deliver(object, change)

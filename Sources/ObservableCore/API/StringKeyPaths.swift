@@ -37,7 +37,7 @@ extension KeyValueObservable {
         let path = try StringKeyPath(keyPath, rootType: type(of: self))
         return ObservationToken(
             path.observe(
-                self, keyPath: path.standIn(for: Self.self), options: options, origin: .token,
+                self, standIn: path.standIn(for: Self.self), options: options, origin: .token,
                 onObservedDeallocated: nil, handler))
     }
 }
@@ -76,26 +76,31 @@ struct StringKeyPath: Sendable {
         self.property = components.count == 1 ? last : nil
     }
 
-    /// A stand-in for the typed key path an observation carries, one per root type and string:
-    /// changes are handed on as `KeyedChange`s, which name the string instead, and the descriptions
-    /// find the string by it.
-    func standIn<Root: AnyObject>(for _: Root.Type) -> InternedKeyPath {
+    /// A stand-in for the typed key path an observation carries, one per root type and string,
+    /// and the string's name: changes are handed on as `KeyedChange`s, which carry the name, and
+    /// the descriptions find the string by the stand-in.
+    struct StandIn {
+        let keyPath: InternedKeyPath
+        let name: StringKeyPathName
+    }
+
+    /// The stand-in for observations of this path from a `Root`, its name recorded.
+    func standIn<Root: AnyObject>(for _: Root.Type) -> StandIn {
         let text = self.text
-        let standIn = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
-        StringKeyPathNames.record(text, for: standIn)
-        return standIn
+        let keyPath = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
+        return StandIn(keyPath: keyPath, name: StringKeyPathNames.record(text, for: keyPath))
     }
 
     /// Observes the path from `root`, carrying `standIn` (`standIn(for:)`): one property of the root
     /// directly, in its list; a longer path as a path observation, every component a trigger.
     func observe<Root: AnyObject>(
-        _ root: Root, keyPath standIn: InternedKeyPath, options: ObservationOptions, origin: ObservationOrigin,
+        _ root: Root, standIn: StandIn, options: ObservationOptions, origin: ObservationOrigin,
         onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
     ) -> AnyObservation {
-        let name = StringKeyPathNames.record(text, for: standIn)
+        let name = standIn.name
         if let property {
             let observation = KeyedDirectObservation(
-                keyPath: standIn, name: name, valueType: property.storageType, options: options,
+                keyPath: standIn.keyPath, name: name, valueType: property.storageType, options: options,
                 onObservedDeallocated: onObservedDeallocated, handler: handler)
             observation.origin = origin
             Registration.register(observation, atSlot: property.slotOffset, of: root)
@@ -104,7 +109,8 @@ struct StringKeyPath: Sendable {
         }
         let (initial, accesses) = Tracking.evaluate { self.value(of: root) }
         let plan = KeyPathResolutions.shared.typedPlan(
-            standIn, rootType: type(of: root), evaluate: { (root: Root) in self.value(of: root) }, leafDelivery: nil)
+            standIn.keyPath, rootType: type(of: root), evaluate: { (root: Root) in self.value(of: root) },
+            leafDelivery: nil)
         return Registration.observePath(
             root, plan: plan, accesses: accesses, initialValue: { initial }, options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated,
