@@ -33,6 +33,16 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
 
     private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?) {
         guard isActive else { return }
+        if let wordType = keyedValue.wordType {
+            // Values of 8 bytes: written straight into the change, not returned and copied into it.
+            handler(
+                object,
+                KeyedChange(
+                    old: options.contains(.old) ? KeyedValueReader.word(old, of: wordType) : .none,
+                    new: options.contains(.new) ? new.map { KeyedValueReader.word($0, of: wordType) } ?? .none : .none,
+                    isPrior: new == nil, name: name))
+            return
+        }
         handler(
             object,
             KeyedChange(

@@ -7,7 +7,7 @@
 /// `KeyedValueTests`.
 struct KeyedValueReader {
     /// The type of values of 8 bytes kept as bytes, read here; `nil` for any other type.
-    private let wordType: Any.Type?
+    let wordType: Any.Type?
     /// Reads the values of any other type.
     private let read: (BorrowedValue) -> KeyedValue
 
@@ -35,6 +35,12 @@ struct KeyedValueReader {
     @inline(__always)
     func callAsFunction(_ value: BorrowedValue) -> KeyedValue {
         guard let wordType else { return read(value) }
-        return KeyedValue(wordType, bytes: (value.address.loadUnaligned(as: UInt64.self), 0))
+        return Self.word(value, of: wordType)
+    }
+
+    /// `value`, of the 8-byte `type`, as its bytes.
+    @inline(__always)
+    static func word(_ value: BorrowedValue, of type: Any.Type) -> KeyedValue {
+        KeyedValue(type, bytes: (value.address.loadUnaligned(as: UInt64.self), 0))
     }
 }
