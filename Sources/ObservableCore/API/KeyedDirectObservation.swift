@@ -34,7 +34,8 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
     private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?) {
         guard isActive else { return }
         if let wordType = keyedValue.wordType {
-            // Values of 8 bytes: written straight into the change, not returned and copied into it.
+            // Values of 8 bytes: written straight into the change, not returned and copied into it;
+            // the reader takes every other type.
             handler(
                 object,
                 KeyedChange(

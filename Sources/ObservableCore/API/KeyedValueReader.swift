@@ -1,14 +1,16 @@
 /// Reads a lent value of one property's type as a string key path's change keeps it (`KeyedValue`):
 /// unwrapped from any optionals, as its bytes when the type allows. Made once per observation, for
-/// the property's stored type; a value of 8 bytes is copied in the caller, without a call.
+/// the property's stored type; a value of 8 bytes is copied by the caller itself (`word`), without a
+/// call.
 ///
 /// Assumes, as `BorrowedValue` does, that every value lent to it is of that type, and that the 8
 /// bytes of a value that `KeyedValue.keepsBytes` are its whole representation. Proved by
 /// `KeyedValueTests`.
 struct KeyedValueReader {
-    /// The type of values of 8 bytes kept as bytes, read here; `nil` for any other type.
+    /// The type of values of 8 bytes kept as bytes, which a caller reads with `word`; `nil` for any
+    /// other type.
     let wordType: Any.Type?
-    /// Reads the values of any other type.
+    /// Reads a value of the type, through a call.
     private let read: (BorrowedValue) -> KeyedValue
 
     init(for type: Any.Type) {
@@ -34,8 +36,7 @@ struct KeyedValueReader {
 
     @inline(__always)
     func callAsFunction(_ value: BorrowedValue) -> KeyedValue {
-        guard let wordType else { return read(value) }
-        return Self.word(value, of: wordType)
+        read(value)
     }
 
     /// `value`, of the 8-byte `type`, as its bytes.
