@@ -7,8 +7,8 @@ private struct Wide: Equatable { var a: Int, b: Int, c: Int }
 private enum Mood: Equatable { case calm, busy }
 
 /// A property of each kind a string key path's change keeps: bitwise-copyable values of 1, 6, 8 and
-/// 16 bytes (kept as bytes), a wider one, a string, an array, an object, optionals and `Any` (kept
-/// as `Any`).
+/// 16 bytes (kept as bytes), strings (kept as themselves), a wider struct, an array, an object,
+/// optionals and `Any` (kept in a box).
 private final class Gauges: KeyValueObservable {
     @Observed var count = 0
     @Observed var ratio = 0.5
@@ -19,6 +19,7 @@ private final class Gauges: KeyValueObservable {
     @Observed var point = Point(x: 0, y: 0)
     @Observed var wide = Wide(a: 0, b: 0, c: 0)
     @Observed var label = ""
+    @Observed var nickname: String?
     @Observed var list: [Int] = []
     @Observed var maybe: Int?
     @Observed var twice: Int??
@@ -101,6 +102,16 @@ struct KeyedValueTests {
         let label = try changes(of: "label", gauges) { gauges.label = "a label longer than fifteen bytes" }
         expectValues(label[0], as: String.self, old: "", new: "a label longer than fifteen bytes")
         expectOtherReads(label[0], description: "a label longer than fifteen bytes")
+        #expect(label[0].newValue(as: Substring.self) == nil)
+        #expect(label[0].newValue(as: String?.self) == .some("a label longer than fifteen bytes"))
+        let nickname = try changes(of: "nickname", gauges) {
+            gauges.nickname = "Ada"
+            gauges.nickname = nil
+        }
+        #expect(nickname.count == 2)
+        expectValues(nickname[0], as: String.self, old: nil, new: "Ada")
+        expectValues(nickname[1], as: String.self, old: "Ada", new: nil)
+        #expect(nickname[0].newValue(as: Int.self) == nil)
         let list = try changes(of: "list", gauges) { gauges.list = [1, 2] }
         expectValues(list[0], as: [Int].self, old: [], new: [1, 2])
         #expect(list[0].newValue(as: [String].self) == nil)
@@ -178,9 +189,14 @@ struct KeyedValueTests {
             let numbers = try gauges.observe(keyPath: "point") { _, change in kept.append(change) }
             gauges.point = Point(x: 3, y: 4)
             numbers.cancel()
+            let boxed = try gauges.observe(keyPath: "list") { _, change in kept.append(change) }
+            gauges.list = Array(0..<100)
+            boxed.cancel()
         }
-        #expect(kept.count == 2)
-        #expect(kept.map(\.keyPath) == ["label", "point"])
+        #expect(kept.count == 3)
+        #expect(kept.map(\.keyPath) == ["label", "point", "list"])
+        #expect(kept[2].newValue(as: [Int].self) == Array(0..<100))
+        #expect(kept[2].newValue as? [Int] == Array(0..<100))
         #expect(kept[0].newValue(as: String.self) == String(repeating: "x", count: 40))
         #expect(kept[1].newValue(as: Point.self) == Point(x: 3, y: 4))
         let (old, new) = (String(reflecting: Point(x: 0, y: 0)), String(reflecting: Point(x: 3, y: 4)))

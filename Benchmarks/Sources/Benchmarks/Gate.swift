@@ -45,6 +45,9 @@ let gateCases = [
         id: "string key path set, newValue(as:)", group: "string key path: set, 1 observer",
         name: Name.observed + " \"value\", read with newValue(as:)", iterations: 10_000),
     GateCase(
+        id: "string key path set a String, newValue(as:)", group: "string key path: set a String, 1 observer",
+        name: Name.observed + " \"name\", read with newValue(as:)", iterations: 10_000),
+    GateCase(
         id: "observe + cancel, string key path", group: "string key path: observe + cancel",
         name: Name.observed + " \"value\" token", iterations: 2_000),
     GateCase(

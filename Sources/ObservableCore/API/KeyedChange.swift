@@ -14,20 +14,6 @@ public struct KeyedChange: CustomStringConvertible {
     @usableFromInline let old: KeyedValue
     @usableFromInline let new: KeyedValue
 
-    init(old: KeyedValue, new: KeyedValue, isPrior: Bool, name: StringKeyPathName) {
-        kind = .setting
-        self.old = old
-        self.new = new
-        self.isPrior = isPrior
-        self.name = name
-    }
-
-    init(_ change: ObservedChange<Any?>, name: StringKeyPathName) {
-        self.init(
-            old: KeyedValue(change.oldValue ?? nil), new: KeyedValue(change.newValue ?? nil),
-            isPrior: change.isPrior, name: name)
-    }
-
     /// The value before the change, unwrapped from any optionals.
     public var oldValue: Any? { old.any }
 
@@ -59,5 +45,20 @@ public struct KeyedChange: CustomStringConvertible {
         if let oldValue { parts.append("old: \(String(reflecting: oldValue))") }
         if let newValue { parts.append("new: \(String(reflecting: newValue))") }
         return "KeyedChange(\(parts.joined(separator: ", ")))"
+    }
+}
+
+extension KeyedChange {
+    // In an extension, so that the memberwise initializer exists: it makes a change as one value,
+    // where an initializer storing each field made it in a stack slot, which the compiler then
+    // destroyed through the value witness even with nothing to release.
+    init(old: KeyedValue, new: KeyedValue, isPrior: Bool, name: StringKeyPathName) {
+        self.init(kind: .setting, isPrior: isPrior, name: name, old: old, new: new)
+    }
+
+    init(_ change: ObservedChange<Any?>, name: StringKeyPathName) {
+        self.init(
+            old: KeyedValue(change.oldValue ?? nil), new: KeyedValue(change.newValue ?? nil),
+            isPrior: change.isPrior, name: name)
     }
 }

@@ -35,12 +35,14 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
         guard isActive else { return }
         if let wordType = keyedValue.wordType {
             // Values of 8 bytes: written straight into the change, not returned and copied into it;
-            // the reader takes every other type.
+            // the reader takes every other type. The bytes of a value not requested are ignored.
+            let oldType = options.contains(.old) ? wordType : nil
+            let newType = options.contains(.new) && new != nil ? wordType : nil
             handler(
                 object,
                 KeyedChange(
-                    old: options.contains(.old) ? KeyedValueReader.word(old, of: wordType) : .none,
-                    new: options.contains(.new) ? new.map { KeyedValueReader.word($0, of: wordType) } ?? .none : .none,
+                    old: KeyedValue(oldType, bytes: (KeyedValueReader.word(old), 0)),
+                    new: KeyedValue(newType, bytes: (new.map(KeyedValueReader.word) ?? 0, 0)),
                     isPrior: new == nil, name: name))
             return
         }

@@ -1,7 +1,8 @@
 /// One value of a string key path's change (`KeyedChange`), its type erased. A bitwise-copyable
 /// value of up to 16 bytes (a number, a `Bool`, a small struct of them) is kept as its bytes and its
-/// type, so a change is made and destroyed without calling the runtime, and a handler that names the
-/// type loads it after comparing one pointer; any other value is kept as `Any`.
+/// type, a `String` as itself, and any other value in a box (`KeyedValueBox`). The value is thus
+/// bytes and references only: the compiler makes and destroys a change without a value witness, and
+/// a handler that names the type of a number loads it after comparing one pointer.
 ///
 /// Assumes that when `bytesType` is set, `bytes` holds the bytes of a value of exactly that type,
 /// which is bitwise-copyable, at most 16 bytes in size and aligned to at most 8 (only `init(bytesOf:)`
@@ -11,23 +12,20 @@
 /// AddressSanitizer in `.ci/run`.
 @usableFromInline
 struct KeyedValue {
-    /// The type of the value kept in `bytes`; `nil` when there is none or it is `boxed`.
+    /// The type of the value kept in `bytes`; `nil` when there is none or it is kept otherwise.
     @usableFromInline let bytesType: Any.Type?
     @usableFromInline let bytes: Bytes
-    /// The value when it is not kept as bytes; `nil` when there is none.
-    @usableFromInline let boxed: Any?
+    /// The value when it is a `String`, the one common value that is not bitwise-copyable, kept
+    /// without a box.
+    @usableFromInline let string: String?
+    /// Any other value; `nil` when there is none.
+    @usableFromInline let boxed: KeyedValueBox?
 
     @usableFromInline
     typealias Bytes = (UInt64, UInt64)
 
     /// No value: not requested, or `nil`.
-    static var none: KeyedValue { KeyedValue(bytesType: nil, bytes: (0, 0), boxed: nil) }
-
-    private init(bytesType: Any.Type?, bytes: Bytes, boxed: Any?) {
-        self.bytesType = bytesType
-        self.bytes = bytes
-        self.boxed = boxed
-    }
+    static var none: KeyedValue { KeyedValue(nil, bytes: (0, 0)) }
 
     /// `value`, unwrapped from any optionals (`none` for a `nil`).
     init(_ value: Any?) {
@@ -36,7 +34,7 @@ struct KeyedValue {
             return
         }
         func keep<Opened>(_ opened: Opened) -> KeyedValue {
-            Self.keepsBytes(Opened.self) ? KeyedValue(bytesOf: opened) : KeyedValue(boxing: opened)
+            Self.keepsBytes(Opened.self) ? KeyedValue(bytesOf: opened) : KeyedValue(keeping: opened)
         }
         self = _openExistential(value, do: keep)
     }
@@ -45,17 +43,29 @@ struct KeyedValue {
     init<Value>(bytesOf value: Value) {
         var bytes: Bytes = (0, 0)
         withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: value, as: Value.self) }
-        self.init(bytesType: Value.self, bytes: bytes, boxed: nil)
+        self.init(Value.self, bytes: bytes)
     }
 
-    /// `value` kept as `Any`, as it is: a value that is not bitwise-copyable or not an optional.
-    init(boxing value: Any) {
-        self.init(bytesType: nil, bytes: (0, 0), boxed: value)
+    /// `value`, a value that is not bitwise-copyable or not an optional, kept as it is: a `String`
+    /// as itself, any other value in a box.
+    init<Value>(keeping value: Value) {
+        bytesType = nil
+        bytes = (0, 0)
+        if Value.self == String.self {
+            string = (value as! String)
+            boxed = nil
+        } else {
+            string = nil
+            boxed = KeyedValueBox(value)
+        }
     }
 
-    /// A value of `type`, which `keepsBytes`, whose bytes are `bytes`.
-    init(_ type: Any.Type, bytes: Bytes) {
-        self.init(bytesType: type, bytes: bytes, boxed: nil)
+    /// A value of `type`, which `keepsBytes`, whose bytes are `bytes`; none when `type` is `nil`.
+    init(_ type: Any.Type?, bytes: Bytes) {
+        bytesType = type
+        self.bytes = bytes
+        string = nil
+        boxed = nil
     }
 
     /// Whether a `Value` is kept as its bytes.
@@ -67,20 +77,27 @@ struct KeyedValue {
     /// The value as a `Value`, as `any as? Value` gives it; loaded directly when it is exactly one.
     @inlinable @inline(__always)
     func value<Value>(as _: Value.Type) -> Value? {
-        guard let bytesType, bytesType == Value.self else { return cast(to: Value.self) }
-        return withUnsafeBytes(of: bytes) { $0.load(as: Value.self) }
+        // The calls out of line take scalars, not the value: passing it would copy it to the stack
+        // in wider loads than the stores that just made it, which stalls.
+        if let bytesType {
+            guard bytesType == Value.self else { return Self.cast(bytesType, bytes, to: Value.self) }
+            return withUnsafeBytes(of: bytes) { $0.load(as: Value.self) }
+        }
+        // Folded where `Value` is known: a copy for `String`, nothing for a number.
+        if let string { return string as? Value }
+        return boxed?.value(as: Value.self)
     }
 
-    /// `any as? Value`: the value when it is not exactly a `Value` kept as bytes.
+    /// `value as? Value` of the value of `type` whose bytes are `bytes`.
     @usableFromInline @inline(never)
-    func cast<Value>(to _: Value.Type) -> Value? {
-        any.flatMap { $0 as? Value }
+    static func cast<Value>(_ type: Any.Type, _ bytes: Bytes, to _: Value.Type) -> Value? {
+        KeyedValue(type, bytes: bytes).any.flatMap { $0 as? Value }
     }
 
     /// The value as `Any`, `nil` for none.
     @usableFromInline
     var any: Any? {
-        guard let bytesType else { return boxed }
+        guard let bytesType else { return string ?? boxed?.value }
         func load<Value>(_: Value.Type) -> Any { withUnsafeBytes(of: bytes) { $0.load(as: Value.self) } }
         return _openExistential(bytesType, do: load)
     }

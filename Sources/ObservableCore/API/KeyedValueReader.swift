@@ -18,8 +18,12 @@ struct KeyedValueReader {
             if Value.self is any OptionalProtocol.Type {
                 return KeyedValueReader(wordType: nil) { KeyedValue($0.read(as: Value.self)) }
             }
+            if Value.self == String.self {
+                // Made for `String` itself, so that it is kept without a cast.
+                return KeyedValueReader(wordType: nil) { KeyedValue(keeping: $0.read(as: String.self)) }
+            }
             guard KeyedValue.keepsBytes(Value.self) else {
-                return KeyedValueReader(wordType: nil) { KeyedValue(boxing: $0.read(as: Value.self)) }
+                return KeyedValueReader(wordType: nil) { KeyedValue(keeping: $0.read(as: Value.self)) }
             }
             let isWord = MemoryLayout<Value>.size == MemoryLayout<UInt64>.size
             return KeyedValueReader(wordType: isWord ? Value.self : nil) {
@@ -39,9 +43,9 @@ struct KeyedValueReader {
         read(value)
     }
 
-    /// `value`, of the 8-byte `type`, as its bytes.
+    /// The 8 bytes of `value`, of a type that is a reader's `wordType`.
     @inline(__always)
-    static func word(_ value: BorrowedValue, of type: Any.Type) -> KeyedValue {
-        KeyedValue(type, bytes: (value.address.loadUnaligned(as: UInt64.self), 0))
+    static func word(_ value: BorrowedValue) -> UInt64 {
+        value.address.loadUnaligned(as: UInt64.self)
     }
 }
