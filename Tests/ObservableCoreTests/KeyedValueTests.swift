@@ -9,7 +9,7 @@ private enum Mood: Equatable { case calm, busy }
 /// A property of each kind a string key path's change keeps: bitwise-copyable values of 1, 6, 8 and
 /// 16 bytes (kept as bytes), strings (kept as themselves), a wider struct, an array, an object,
 /// optionals and `Any` (kept in a box).
-private final class Gauges: KeyValueObservable {
+private final class Gauges: KeyValueObservable, CustomStringConvertible {
     @Observed var count = 0
     @Observed var ratio = 0.5
     @Observed var flag = false
@@ -24,7 +24,10 @@ private final class Gauges: KeyValueObservable {
     @Observed var maybe: Int?
     @Observed var twice: Int??
     @Observed var anything: Any = 0
+    @Observed var describable: any CustomStringConvertible = 0
     @Observed var other: Gauges?
+
+    var description: String { "Gauges(count: \(count))" }
 }
 
 /// The changes of one string key path of `gauges`, as they arrive.
@@ -131,6 +134,18 @@ struct KeyedValueTests {
         expectValues(anything[0], as: Int.self, old: 0, new: nil)
         expectValues(anything[0], as: String.self, old: nil, new: "text")
         expectValues(anything[1], as: Int.self, old: nil, new: 7)
+        let described = Gauges()
+        let describable = try changes(of: "describable", gauges) {
+            gauges.describable = "text"
+            gauges.describable = described
+        }
+        #expect(describable.count == 2)
+        expectValues(describable[0], as: Int.self, old: 0, new: nil)
+        expectValues(describable[0], as: String.self, old: nil, new: "text")
+        #expect(describable[1].oldValue(as: String.self) == "text")
+        #expect(describable[1].newValue(as: Gauges.self) === described)
+        #expect(describable[1].newValue as? Gauges === described)
+        #expect(describable[1].newValue(as: (any CustomStringConvertible).self)?.description == described.description)
     }
 
     @Test("optionals are unwrapped, nil gives nil, and values not requested are nil")

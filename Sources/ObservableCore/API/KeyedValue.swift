@@ -1,7 +1,7 @@
 /// One value of a string key path's change (`KeyedChange`), its type erased. A bitwise-copyable
 /// value of up to 16 bytes (a number, a `Bool`, a small struct of them) is kept as its bytes and its
-/// type, a `String` as itself, and any other value in a box (`KeyedValueBox`). The value is thus
-/// bytes and references only: the compiler makes and destroys a change without a value witness, and
+/// type, a `String` or an object as itself, and any other value in a box (`KeyedValueBox`). The
+/// value is thus bytes and references only: the compiler makes and destroys a change without a value witness, and
 /// a handler that names the type of a number loads it after comparing one pointer.
 ///
 /// Assumes that when `bytesType` is set, `bytes` holds the bytes of a value of exactly that type,
@@ -18,8 +18,9 @@ struct KeyedValue {
     /// The value when it is a `String`, the one common value that is not bitwise-copyable, kept
     /// without a box.
     @usableFromInline let string: String?
-    /// Any other value; `nil` when there is none.
-    @usableFromInline let boxed: KeyedValueBox?
+    /// The value when it is an object, or the box of any other value (`KeyedValueBox`, which no
+    /// value can be: the type is internal).
+    @usableFromInline let reference: AnyObject?
 
     @usableFromInline
     typealias Bytes = (UInt64, UInt64)
@@ -46,17 +47,17 @@ struct KeyedValue {
         self.init(Value.self, bytes: bytes)
     }
 
-    /// `value`, a value that is not bitwise-copyable or not an optional, kept as it is: a `String`
-    /// as itself, any other value in a box.
+    /// `value`, of a type that is not bitwise-copyable, not an optional and not an existential,
+    /// kept as it is: a `String` or an object as itself, any other value in a box.
     init<Value>(keeping value: Value) {
         bytesType = nil
         bytes = (0, 0)
         if Value.self == String.self {
             string = (value as! String)
-            boxed = nil
+            reference = nil
         } else {
             string = nil
-            boxed = KeyedValueBox(value)
+            reference = Value.self is AnyObject.Type ? value as AnyObject : KeyedValueBox(value)
         }
     }
 
@@ -65,7 +66,7 @@ struct KeyedValue {
         bytesType = type
         self.bytes = bytes
         string = nil
-        boxed = nil
+        reference = nil
     }
 
     /// Whether a `Value` is kept as its bytes.
@@ -85,7 +86,7 @@ struct KeyedValue {
         }
         // Folded where `Value` is known: a copy for `String`, nothing for a number.
         if let string { return string as? Value }
-        return boxed?.value(as: Value.self)
+        return reference.flatMap { Self.cast($0, to: Value.self) }
     }
 
     /// `value as? Value` of the value of `type` whose bytes are `bytes`.
@@ -94,10 +95,22 @@ struct KeyedValue {
         KeyedValue(type, bytes: bytes).any.flatMap { $0 as? Value }
     }
 
+    /// `value as? Value` of the value kept as `reference`.
+    @usableFromInline @inline(never)
+    static func cast<Value>(_ reference: AnyObject, to _: Value.Type) -> Value? {
+        Self.value(of: reference) as? Value
+    }
+
+    /// The value kept as `reference`: the object, or the value it boxes.
+    private static func value(of reference: AnyObject) -> Any {
+        guard type(of: reference) == KeyedValueBox.self else { return reference }
+        return unsafeDowncast(reference, to: KeyedValueBox.self).value
+    }
+
     /// The value as `Any`, `nil` for none.
     @usableFromInline
     var any: Any? {
-        guard let bytesType else { return string ?? boxed?.value }
+        guard let bytesType else { return string ?? reference.map(Self.value(of:)) }
         func load<Value>(_: Value.Type) -> Any { withUnsafeBytes(of: bytes) { $0.load(as: Value.self) } }
         return _openExistential(bytesType, do: load)
     }

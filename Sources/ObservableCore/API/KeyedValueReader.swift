@@ -23,7 +23,9 @@ struct KeyedValueReader {
                 return KeyedValueReader(wordType: nil) { KeyedValue(keeping: $0.read(as: String.self)) }
             }
             guard KeyedValue.keepsBytes(Value.self) else {
-                return KeyedValueReader(wordType: nil) { KeyedValue(keeping: $0.read(as: Value.self)) }
+                // As `Any`, so that a value is kept by its dynamic type: an `Any` holding a number
+                // as bytes, an object of a protocol type as itself.
+                return KeyedValueReader(wordType: nil) { KeyedValue($0.read(as: Value.self)) }
             }
             let isWord = MemoryLayout<Value>.size == MemoryLayout<UInt64>.size
             return KeyedValueReader(wordType: isWord ? Value.self : nil) {
