@@ -1,15 +1,16 @@
 /// One value of a string key path's change (`KeyedChange`), its type erased. A bitwise-copyable
 /// value of up to 16 bytes (a number, a `Bool`, a small struct of them) is kept as its bytes and its
 /// type, a `String` or an object as itself, and any other value in a box (`KeyedValueBox`). The
-/// value is thus bytes and references only: the compiler makes and destroys a change without a value witness, and
-/// a handler that names the type of a number loads it after comparing one pointer.
+/// value is thus bytes and references only: the compiler makes and destroys a change without a
+/// value witness, and a handler that names the type of a number loads it after comparing one pointer.
 ///
 /// Assumes that when `bytesType` is set, `bytes` holds the bytes of a value of exactly that type,
 /// which is bitwise-copyable, at most 16 bytes in size and aligned to at most 8 (only `init(bytesOf:)`
 /// and `KeyedValueReader` make one, after `keepsBytes`), and that they are read back as that type only
-/// (`value(as:)` compares first, `any` opens the type). Proved by `KeyedValueTests` (values of each
-/// kind read back as themselves, as `Any` and as other types, against `as?`), under
-/// AddressSanitizer in `.ci/run`.
+/// (`value(as:)` compares first, `any` opens the type); and that a `reference` of exactly the type
+/// `KeyedValueBox` is a box, never a value (the type is internal). Proved by `KeyedValueTests`
+/// (values of each kind, objects and boxed values among them, read back as themselves, as `Any` and
+/// as other types, against `as?`), under AddressSanitizer in `.ci/run`.
 @usableFromInline
 struct KeyedValue {
     /// The type of the value kept in `bytes`; `nil` when there is none or it is kept otherwise.
@@ -47,8 +48,8 @@ struct KeyedValue {
         self.init(Value.self, bytes: bytes)
     }
 
-    /// `value`, of a type that is not bitwise-copyable, not an optional and not an existential,
-    /// kept as it is: a `String` or an object as itself, any other value in a box.
+    /// `value`, of a type that is not kept as bytes (`keepsBytes`), not an optional and not an
+    /// existential, kept as it is: a `String` or an object as itself, any other value in a box.
     init<Value>(keeping value: Value) {
         bytesType = nil
         bytes = (0, 0)

@@ -1,7 +1,7 @@
 /// Reads a lent value of one property's type as a string key path's change keeps it (`KeyedValue`):
-/// unwrapped from any optionals, as its bytes when the type allows. Made once per observation, for
-/// the property's stored type; a value of 8 bytes is copied by the caller itself (`word`), without a
-/// call.
+/// unwrapped from any optionals, by its dynamic type, as its bytes when the type allows. Made once
+/// per observation, for the property's stored type; a value of 8 bytes is copied by the caller
+/// itself (`word`), without a call.
 ///
 /// Assumes, as `BorrowedValue` does, that every value lent to it is of that type, and that the 8
 /// bytes of a value that `KeyedValue.keepsBytes` are its whole representation. Proved by
