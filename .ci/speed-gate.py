@@ -3,7 +3,10 @@
 
 Runs `Benchmarks --gate` (a release build) under valgrind's callgrind, which counts exactly the
 instructions the gated cases execute; the binary counts their allocations itself (an interposed
-allocator). The figures repeat from run to run on any x86-64 glibc machine, however noisy. Each
+allocator). The figures repeat from run to run on any x86-64 glibc machine, however noisy, except
+in a case whose measured work waits for another thread (changes(of:)): valgrind's scheduling of the
+threads can add instructions to it, so a case over budget is measured once more and its lower
+figures kept (a real regression is over budget in both runs). Each
 case's counts are compared with its budget in Benchmarks/speed-budgets.tsv; the gate fails when one is
 more than 3% above budget. A budget is lowered (`--lower`) in the commit that earns it; raising one is
 an edit that its commit message must justify.
@@ -43,18 +46,12 @@ def write_budgets(path, budgets):
             out.write(f"{case}\t{instructions:.1f}\t{allocations:.2f}\n")
 
 
-def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", default=os.path.join(root, "Benchmarks/.build/release/Benchmarks"))
-    parser.add_argument("--budgets", default=os.path.join(root, "Benchmarks/speed-budgets.tsv"))
-    parser.add_argument("--lower", action="store_true", help="lower each budget its case now beats")
-    arguments = parser.parse_args()
-
+def measure(binary_path):
+    """Instructions and allocations per operation of each gated case, from one run under callgrind."""
     with tempfile.TemporaryDirectory() as scratch:
         # valgrind 3.19 cannot read the DWARF 5 that Swift 6.3 emits; the symbols are enough.
         binary = os.path.join(scratch, "Benchmarks")
-        subprocess.run(["objcopy", "--strip-debug", arguments.binary, binary], check=True)
+        subprocess.run(["objcopy", "--strip-debug", binary_path, binary], check=True)
         out = os.path.join(scratch, "callgrind.out")
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
@@ -73,8 +70,32 @@ def main():
             if int(allocations) < 0:
                 sys.exit("allocations cannot be counted on this platform (glibc is needed)")
             measured[case] = (counted_instructions(dump) / int(iterations), int(allocations) / int(iterations))
+    return measured
 
+
+def is_over(figures, budget):
+    """Whether `figures` (instructions, allocations) exceed `budget` by more than the tolerance."""
+    (instructions, allocations), (instruction_budget, allocation_budget) = figures, budget
+    return instructions > instruction_budget * TOLERANCE or allocations > allocation_budget * TOLERANCE + 0.005
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=os.path.join(root, "Benchmarks/.build/release/Benchmarks"))
+    parser.add_argument("--budgets", default=os.path.join(root, "Benchmarks/speed-budgets.tsv"))
+    parser.add_argument("--lower", action="store_true", help="lower each budget its case now beats")
+    arguments = parser.parse_args()
+
+    measured = measure(arguments.binary)
     budgets = read_budgets(arguments.budgets)
+    over = [case for case, figures in measured.items() if case in budgets and is_over(figures, budgets[case])]
+    if over:
+        print(f"over budget in the first run, measured again: {', '.join(over)}")
+        again = measure(arguments.binary)
+        for case in over:
+            measured[case] = tuple(map(min, measured[case], again[case]))
+
     failures = []
     print("| case | instructions/op | budget | allocations/op | budget | verdict |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
@@ -84,7 +105,7 @@ def main():
             print(f"| {case} | {instructions:.1f} | — | {allocations:.2f} | — | NO BUDGET |")
             continue
         instruction_budget, allocation_budget = budgets[case]
-        over = instructions > instruction_budget * TOLERANCE or allocations > allocation_budget * TOLERANCE + 0.005
+        over = is_over((instructions, allocations), budgets[case])
         under = instructions < instruction_budget / TOLERANCE or allocations < allocation_budget - 0.005
         verdict = "OVER BUDGET" if over else ("under: lower the budget" if under else "ok")
         print(f"| {case} | {instructions:.1f} | {instruction_budget:.1f} | {allocations:.2f} | {allocation_budget:.2f} | {verdict} |")
