@@ -25,6 +25,20 @@ for file in Tests/CompileChecks/*.swift; do
             done < <(sed -n "s|^// expect-$kind: ||p" "$file")
         done
         grep -q '^// expect-error: ' "$file" || { echo "FAIL $file: no expectation in its header"; failed=1; ok=0; }
+        # Every error is one the header expects: one mistake, one error, ours.
+        errors=$(grep -E '^[^ ].*error:' <<<"$output" | sort -u || true)
+        while IFS= read -r line; do
+            [ -n "$line" ] || continue
+            if ! grep -qF -f <(sed -n "s|^// expect-error: ||p" "$file") <<<"$line"; then
+                echo "FAIL $file: an error the header does not expect: $line"; failed=1; ok=0
+            fi
+        done <<<"$errors"
+        if count=$(sed -n 's|^// expect-error-count: ||p' "$file") && [ -n "$count" ]; then
+            actual=$(grep -c . <<<"$errors" || true)
+            if [ "$actual" -ne "$count" ]; then
+                echo "FAIL $file: $actual errors, the header expects $count"; echo "$errors"; failed=1; ok=0
+            fi
+        fi
     fi
     if [ "$ok" -eq 1 ]; then echo "ok   $file"; fi
 done

@@ -60,10 +60,19 @@ extension ObservedMacro: AccessorMacro {
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         // Each problem is reported by exactly one role: this one, except for what the compiler never
-        // brings to accessor macros (several bindings, tuple patterns, non-variables).
+        // brings to accessor macros (several bindings, tuple patterns, non-variables). Thrown, not
+        // diagnosed: an expansion that fails is not then also reported for the accessors it lacks.
         guard let property = declaration.as(VariableDeclSyntax.self) else { return [] }
+        // In an `@Observable` class, a property it tracks gets its accessors from `@ObservationTracked`,
+        // whose storage copies this attribute: the error is reported there, once.
+        if property.isObservationStorageCopy(lexicalContext: context.lexicalContext) {
+            throw DiagnosticsError(diagnostics: [
+                Diagnostic(node: Syntax(node), message: ObservedDiagnostic.observableMacroOnClass)
+            ])
+        }
+        if property.isTrackedByObservableMacro(lexicalContext: context.lexicalContext) { return [] }
         let problems = property.observedProblems(attribute: node, lexicalContext: context.lexicalContext)
-        if property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
+        if !problems.isEmpty, property.isSingleIdentifierBinding { throw DiagnosticsError(diagnostics: problems) }
         let container = context.lexicalContext.first?.as(ClassDeclSyntax.self)
         guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
 
@@ -299,6 +308,11 @@ extension ObservedMacro: PeerMacro {
         guard let property = declaration.as(VariableDeclSyntax.self) else {
             // Functions, types, …: the accessor role never runs for these, so report here.
             context.diagnose(Diagnostic(node: Syntax(node), message: ObservedDiagnostic.notAVariable))
+            return []
+        }
+        if property.isObservationStorageCopy(lexicalContext: context.lexicalContext)
+            || property.isTrackedByObservableMacro(lexicalContext: context.lexicalContext)
+        {
             return []
         }
         let problems = property.observedProblems(attribute: node, lexicalContext: context.lexicalContext)

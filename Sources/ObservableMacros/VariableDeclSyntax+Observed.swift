@@ -39,6 +39,22 @@ extension VariableDeclSyntax {
         bindings.count == 1 && bindings.first?.pattern.is(IdentifierPatternSyntax.self) == true
     }
 
+    /// Whether this is the storage `@Observable` writes for a property marked `@Observed`: a copy
+    /// carrying the attribute, marked `@ObservationIgnored`, outside the class.
+    func isObservationStorageCopy(lexicalContext: [Syntax]) -> Bool {
+        hasAttribute(named: ["ObservationIgnored"]) && lexicalContext.first?.is(ClassDeclSyntax.self) != true
+    }
+
+    /// Whether `@Observable` on the class makes this property computed itself (a stored instance `var`
+    /// it does not ignore), so that the storage it writes copies `@Observed` (see
+    /// `isObservationStorageCopy`).
+    func isTrackedByObservableMacro(lexicalContext: [Syntax]) -> Bool {
+        guard lexicalContext.first?.as(ClassDeclSyntax.self)?.hasObservableMacro == true else { return false }
+        return bindingSpecifier.tokenKind == .keyword(.var) && isSingleIdentifierBinding && !isComputed
+            && !hasModifier(.static) && !hasModifier(.class)
+            && !hasAttribute(named: ["ObservationIgnored", "ObservationTracked"])
+    }
+
     /// The eligibility predicate of `@Observed`: every reason this declaration cannot be observed,
     /// as diagnostics anchored on the offending syntax, with fix-its where the mend is mechanical.
     func observedProblems(attribute: AttributeSyntax, lexicalContext: [Syntax]) -> [Diagnostic] {
@@ -56,6 +72,7 @@ extension VariableDeclSyntax {
             } else if !container.hasKeyValueObservableAttribute,
                 let coding = CodableConformance.declaredProtocol(of: container)
             {
+                // (No fix-it: the compiler gives a property's macro no source location for its class.)
                 report(attribute, .codableNeedsClassAttribute(className: container.name.text, protocol: coding))
             }
         }

@@ -1,4 +1,5 @@
 // expect-error: type 'Settings' does not conform to protocol 'Decodable'
+// expect-error: type 'Settings' does not conform to protocol 'Encodable'
 // expect-note: cannot automatically synthesize 'Decodable' because 'ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass' does not conform to 'Decodable'
 // A conformance declared in an extension is out of every macro's sight: the compiler's synthesis
 // fails on the extension, and its note names the slot by the alias that says what to do. Declare

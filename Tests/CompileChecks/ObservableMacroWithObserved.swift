@@ -1,4 +1,5 @@
 // expect-error: '@Observed' cannot be used in an '@Observable' class
+// expect-error-count: 1
 // Both macros make the property computed; the message says to declare the conformance instead.
 import ObservableCore
 import Observation

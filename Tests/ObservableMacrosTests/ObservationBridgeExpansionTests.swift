@@ -127,8 +127,9 @@ struct ObservationBridgeExpansionTests {
         )
     }
 
-    @Test("@Observed in an @Observable class is an error on the attribute, with the remedy")
+    @Test("@Observed in an @Observable class: one error, on the storage @Observable writes, with the remedy")
     func observableMacro() {
+        // The property is left to `@Observable`, whose `@ObservationTracked` gives it accessors…
         assertObservedExpansion(
             """
             @Observable
@@ -141,12 +142,49 @@ struct ObservationBridgeExpansionTests {
                 final class Prefs: KeyValueObservable {
                     var volume = 3
                 }
+                """
+        )
+        // …and writes its storage with a copy of the attribute, outside the class: the error is there
+        // (the compiler adds "expanded code originates here" at the property; Tests/CompileChecks).
+        assertObservedExpansion(
+            """
+            @Observed
+            @ObservationIgnored
+            private  var _volume  = 3
+            """,
+            expandedSource: """
+                @ObservationIgnored
+                private  var _volume  = 3
                 """,
             diagnostics: [
                 DiagnosticSpec(
                     message:
                         "'@Observed' cannot be used in an '@Observable' class: both macros make the property computed; remove '@Observable' and declare the conformance instead (': Observable'), which '@Observed' then reports to as '@Observable' would",
-                    line: 3, column: 5)
+                    line: 1, column: 1)
+            ]
+        )
+        // A property `@Observable` does not track gets no copy: it is reported itself.
+        assertObservedExpansion(
+            """
+            @Observable
+            final class Prefs: KeyValueObservable {
+                @Observed let volume = 3
+            }
+            """,
+            expandedSource: """
+                @Observable
+                final class Prefs: KeyValueObservable {
+                    let volume = 3
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "'@Observed' cannot be used in an '@Observable' class: both macros make the property computed; remove '@Observable' and declare the conformance instead (': Observable'), which '@Observed' then reports to as '@Observable' would",
+                    line: 3, column: 5),
+                DiagnosticSpec(
+                    message: "'@Observed' cannot be applied to a 'let' constant", line: 3, column: 15,
+                    fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
             ]
         )
     }
