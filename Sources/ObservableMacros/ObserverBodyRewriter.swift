@@ -59,9 +59,10 @@ private final class DirectAccessFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-        // `self.x` is the property whatever is local; `other.x`, `super.x` and `.x` are not.
+        // `self.x` is the property whatever is local, and so is every spelling of `self` as the base
+        // (`(self).x`, `self.self.x`); `other.x`, `super.x` and `.x` are not.
         if let base = node.base {
-            if base.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self), names(node.declName) {
+            if base.isSelf, names(node.declName) {
                 references.insert(node.declName.id)
             }
             walk(base)
@@ -248,6 +249,26 @@ private final class DirectAccessRenamer: SyntaxRewriter {
                     equal: .equalToken(trailingTrivia: .space),
                     value: DeclReferenceExprSyntax(
                         baseName: .identifier(storage, trailingTrivia: pattern.trailingTrivia))))
+    }
+}
+
+extension ExprSyntax {
+    /// Whether the expression is `self`, in parentheses or followed by `.self` any number of times.
+    fileprivate var isSelf: Bool {
+        if let reference = self.as(DeclReferenceExprSyntax.self) {
+            return reference.baseName.tokenKind == .keyword(.self)
+        }
+        if let parenthesized = self.as(TupleExprSyntax.self), parenthesized.elements.count == 1,
+            let only = parenthesized.elements.first, only.label == nil
+        {
+            return only.expression.isSelf
+        }
+        if let member = self.as(MemberAccessExprSyntax.self), member.declName.baseName.tokenKind == .keyword(.self),
+            member.declName.argumentNames == nil, let base = member.base
+        {
+            return base.isSelf
+        }
+        return false
     }
 }
 

@@ -39,6 +39,7 @@ private let shapeProperties: [ShapeProperty] = [
     .int("nestedType", \.nestedType, read: { $0.nestedType }) { $1(&$0.nestedType) },
     .int("namedParameter", \.namedParameter, read: { $0.namedParameter }) { $1(&$0.namedParameter) },
     .int("willSetStore", \.willSetStore, read: { $0.willSetStore }) { $1(&$0.willSetStore) },
+    .int("selfSpellings", \.selfSpellings, read: { $0.selfSpellings }) { $1(&$0.selfSpellings) },
     ShapeProperty(
         name: "shorthand", keyPath: nil, read: { $0.shorthand },
         write: { shapes, value in shapes.shorthand = value < -15 ? nil : value },

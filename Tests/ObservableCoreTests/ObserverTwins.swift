@@ -19,6 +19,7 @@ protocol ObserverShapes: AnyObject {
     var shorthand: Int? { get set }
     var namedParameter: Int { get set }
     var willSetStore: Int { get set }
+    var selfSpellings: Int { get set }
 }
 
 func clampToTen(_ value: inout Int) { value = min(value, 10) }
@@ -106,6 +107,15 @@ final class PlainShapes: ObserverShapes {
         }
         didSet { log.append("willSetStore did \(oldValue)->\(willSetStore)") }
     }
+    var selfSpellings = 0 {
+        didSet {
+            log.append("selfSpellings \(oldValue)->\(selfSpellings)")
+            if selfSpellings > 10 { (self).selfSpellings = 10 }
+            if selfSpellings < -10 { self.self.selfSpellings = -10 }
+            if selfSpellings == 7 { ((self)).self.selfSpellings += 1 }
+            if selfSpellings == 3 { (self.self).selfSpellings.self -= 1 }
+        }
+    }
 }
 
 final class ObservedShapes: ObserverShapes, KeyValueObservable {
@@ -190,6 +200,15 @@ final class ObservedShapes: ObserverShapes, KeyValueObservable {
             if newValue < 0 { pending.append { self.willSetStore = 0 } }
         }
         didSet { log.append("willSetStore did \(oldValue)->\(willSetStore)") }
+    }
+    @Observed var selfSpellings = 0 {
+        didSet {
+            log.append("selfSpellings \(oldValue)->\(selfSpellings)")
+            if selfSpellings > 10 { (self).selfSpellings = 10 }
+            if selfSpellings < -10 { self.self.selfSpellings = -10 }
+            if selfSpellings == 7 { ((self)).self.selfSpellings += 1 }
+            if selfSpellings == 3 { (self.self).selfSpellings.self -= 1 }
+        }
     }
 }
 

@@ -412,6 +412,57 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test("every spelling of self as the base is self: (self).x and self.self.x are the storage, a copy of self is not")
+    func selfSpellingsInObservers() {
+        assertObservedExpansion(
+            """
+            final class Gauge {
+                @Observed var x: Int = 0 {
+                    didSet {
+                        (self).x = 1
+                        self.self.x = 2
+                        ((self)).self.x += 1
+                        (self.self).x.self = 0
+                        let other = self
+                        other.x = 3
+                        (other).x = 4
+                    }
+                }
+            }
+            """,
+            expandedSource: """
+                final class Gauge {
+                    var x: Int {
+                        didSet {
+                            (self).x = 1
+                            self.self.x = 2
+                            ((self)).self.x += 1
+                            (self.self).x.self = 0
+                            let other = self
+                            other.x = 3
+                            (other).x = 4
+                        }
+                \(observedAccessors("x", appendedToObservers: true))
+                    }
+
+                    private var _x: Int = 0 {
+                        didSet {
+                                    (self)._x = 1
+                                    self.self._x = 2
+                                    ((self)).self._x += 1
+                                    (self.self)._x.self = 0
+                                    let other = self
+                                    other.x = 3
+                                    (other).x = 4
+                                }
+                    }
+
+                    private let _$x: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
+        )
+    }
+
     @Test(
         "a property named like an observer's implicit parameter: in didSet 'oldValue' is the parameter, in willSet the property"
     )
