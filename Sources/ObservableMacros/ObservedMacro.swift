@@ -78,6 +78,7 @@ extension ObservedMacro: AccessorMacro {
 
         let shape = AccessorShape(
             options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
+            hasInitAccessor: property.observedHasInitAccessor(in: context.lexicalContext),
             storesReference: property.hasModifier(.weak) || property.hasModifier(.unowned),
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
             detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
@@ -92,6 +93,8 @@ struct AccessorShape: Hashable {
     let skipsEqualValues: Bool
     let notifiesAutomatically: Bool
     let isOverride: Bool
+    /// Whether the accessors include `init`, so that an initializer can assign the property first.
+    let hasInitAccessor: Bool
     /// Whether the storage is `weak` or `unowned`: a reference the getter loads, not the value
     /// itself, so the runtime must not read the field as a plain value (`StoredPath`).
     let storesReference: Bool
@@ -105,12 +108,14 @@ struct AccessorShape: Hashable {
     let reportsToObservation: Bool
 
     init(
-        options: ObservedOptions, isOverride: Bool, storesReference: Bool = false, isWrappedInBraces: Bool,
+        options: ObservedOptions, isOverride: Bool, hasInitAccessor: Bool, storesReference: Bool = false,
+        isWrappedInBraces: Bool,
         detectsCollectionsAtRunTime: Bool, reportsToObservation: Bool
     ) {
         skipsEqualValues = options.skipsEqualValues
         notifiesAutomatically = options.notifiesAutomatically
         self.isOverride = isOverride
+        self.hasInitAccessor = hasInitAccessor
         self.storesReference = storesReference
         self.detectsCollectionsAtRunTime = detectsCollectionsAtRunTime
         self.isWrappedInBraces = isWrappedInBraces
@@ -171,10 +176,7 @@ struct AccessorShape: Hashable {
         // An override has no storage of its own: it wraps the superclass's property.
         let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
         var accessors: [AccessorDeclSyntax] = []
-        // Always, also with an initial value (which the storage keeps): an initializer may then
-        // assign the property before the class's other stored properties are set, as it may assign
-        // a plain stored property.
-        if !isOverride {
+        if shape.hasInitAccessor {
             accessors.append(
                 """
                 @storageRestrictions(initializes: \(names.storage))

@@ -219,6 +219,27 @@ extension VariableDeclSyntax {
         return type.tokens(viewMode: .sourceAccurate).contains { parameters.contains($0.text) }
     }
 
+    /// Whether the accessors get an `init`: always, also with an initial value (which the storage
+    /// keeps), so that an initializer may assign the property before the class's other stored
+    /// properties are set, as it may a plain stored property. Not for an override (no storage of its
+    /// own), nor for a property isolated to a global actor the class is not, which has an initial
+    /// value: an `init` accessor would be isolated to that actor too, and so would the class's
+    /// implicit initializer, which cannot be (the storage keeps the value, nonisolated, instead).
+    func observedHasInitAccessor(in lexicalContext: [Syntax]) -> Bool {
+        if hasModifier(.override) { return false }
+        guard let actor = ownGlobalActor, observedBinding?.initializer != nil else { return true }
+        return actor == Self.globalActor(of: lexicalContext.first)
+    }
+
+    /// The global actor the property itself is marked with (`@MainActor var`), if any.
+    private var ownGlobalActor: String? {
+        for case .attribute(let attribute) in attributes {
+            let name = attribute.attributeName.trimmedDescription
+            if let last = name.split(separator: ".").last, last.hasSuffix("Actor") { return String(last) }
+        }
+        return nil
+    }
+
     /// The global actor a class declares itself isolated to (`@MainActor`), if it says so. An
     /// isolation inferred from elsewhere is not visible to a macro; the compiler then reports it.
     private static func globalActor(of container: Syntax?) -> String? {

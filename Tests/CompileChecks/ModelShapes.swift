@@ -26,6 +26,29 @@ final class Plain: KeyValueObservable {
     @Observed nonisolated var shared: Int = 0
 }
 
+// Main-actor properties of a class that is not isolated: the implicit initializer is nonisolated, as
+// without the macro; a property without an initial value is assigned in a main-actor initializer.
+final class Caption: KeyValueObservable {
+    @Observed @MainActor var title = ""
+}
+
+@KeyValueObservable final class Banner {
+    @MainActor var text = ""
+    var width = 1
+}
+
+final class Label: KeyValueObservable {
+    @Observed @MainActor var text: String
+    @MainActor init(text: String) { self.text = text }
+}
+
+@MainActor final class Screen2: KeyValueObservable {
+    @Observed @MainActor var title = ""
+    init(title: String) { self.title = title }
+}
+
+func makeCaptions() -> (Caption, Banner) { (Caption(), Banner()) }
+
 @MainActor final class Screen: KeyValueObservable {
     @Observed var title = ""
     @Observed private(set) var revision = 0

@@ -42,6 +42,18 @@ final class Box<Element>: KeyValueObservable {
     func bump() { revision += 1 }
 }
 
+/// Main-actor properties in a class that is not isolated: the implicit initializer stays nonisolated,
+/// as in plain Swift.
+final class Caption: KeyValueObservable {
+    @Observed @MainActor var title = "Untitled"
+    @Observed var revision = 0
+}
+
+@KeyValueObservable final class Banner {
+    @MainActor var text = ""
+    var width = 10
+}
+
 open class Account: KeyValueObservable {
     @Observed public private(set) var balance: Int = 0
     @Observed open var owner: String = ""
@@ -111,6 +123,27 @@ struct ObservedPropertyTests {
         #expect(titles == ["Draft"])
         #expect(revisions == [1, 2])
         withExtendedLifetime(tokens) {}
+    }
+
+    @Test("main-actor properties of a nonisolated class: the implicit initializer, values, old and new")
+    func mainActorProperties() async {
+        // Made off the main actor: the implicit initializer is nonisolated.
+        let caption = Caption()
+        let banner = Banner()
+        await MainActor.run {
+            var heard: [String] = []
+            let tokens = [
+                caption.observe(\.title) { _, change in heard.append("title \(change.oldValue!)->\(change.newValue!)")
+                },
+                banner.observe(\.text) { _, change in heard.append("text \(change.oldValue!)->\(change.newValue!)") },
+            ]
+            caption.title = "Draft"
+            banner.text = "Sale"
+            banner.text += "!"
+            #expect(heard == ["title Untitled->Draft", "text ->Sale", "text Sale->Sale!"])
+            #expect(caption.title == "Draft" && banner.text == "Sale!" && banner.width == 10)
+            withExtendedLifetime(tokens) {}
+        }
     }
 
     @Test("open/public classes, public private(set), and a subclass observed through both types")

@@ -58,19 +58,21 @@ func assertObservedExpansion(
 /// after a user's `willSet`/`didSet`: separated by blank lines.
 func observedAccessors(
     _ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false,
-    storesReference: Bool = false
+    storesReference: Bool = false, initAccessor: Bool = true
 ) -> String {
     let storage = storesReference ? ", storedStrongly: false" : ""
     let didMutate = genericType ? "didMutateGeneric" : "didMutate"
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
-    var accessors: [String] = [
-        """
-                @storageRestrictions(initializes: _\(name))
-                init(initialValue) {
-                    _\(name) = initialValue
-                }
-        """
-    ]
+    var accessors: [String] = []
+    if initAccessor {
+        accessors.append(
+            """
+                    @storageRestrictions(initializes: _\(name))
+                    init(initialValue) {
+                        _\(name) = initialValue
+                    }
+            """)
+    }
     accessors.append(
         """
                 get {

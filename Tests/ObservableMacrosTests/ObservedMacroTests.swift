@@ -412,6 +412,50 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test(
+        "a main-actor property of a nonisolated class with an initial value has no init accessor, so the implicit initializer stays nonisolated"
+    )
+    func mainActorPropertyInitialValue() {
+        assertObservedExpansion(
+            """
+            final class Caption {
+                @Observed @MainActor var title = ""
+                @Observed @MainActor var subtitle: String
+            }
+            @MainActor final class Screen {
+                @Observed @MainActor var title = ""
+            }
+            """,
+            expandedSource: """
+                final class Caption {
+                    @MainActor var title {
+                \(observedAccessors("title", initAccessor: false))
+                    }
+
+                    private var _title = ""
+
+                    private let _$title: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                    @MainActor var subtitle: String {
+                \(observedAccessors("subtitle", uniqueSuffix: "0"))
+                    }
+
+                    private var _subtitle: String
+
+                    private let _$subtitle: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                @MainActor final class Screen {
+                    @MainActor var title {
+                \(observedAccessors("title", uniqueSuffix: "1"))
+                    }
+
+                    private var _title = ""
+
+                    private let _$title: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
+        )
+    }
+
     @Test("every spelling of self as the base is self: (self).x and self.self.x are the storage, a copy of self is not")
     func selfSpellingsInObservers() {
         assertObservedExpansion(
