@@ -17,8 +17,12 @@ struct CodableConformance {
     struct Property {
         /// The name as written (backticks kept), which is also its key.
         let name: TokenSyntax
-        /// What the coding reads and assigns: the name, or the wrapper's storage `_name`.
+        /// What the coding reads: the name, or the wrapper's storage `_name`.
         let member: String
+        /// What decoding assigns: `member`, or an observed property's storage `_name`, which the
+        /// class's own initializer stores to directly (no `willSet`/`didSet`, no notification), as
+        /// the compiler's synthesis stores a plain property.
+        let storage: String
         /// Whether decoding leaves it alone (a `let` with an initial value).
         let isConstantWithValue: Bool
         /// Whether a decoder may skip it: it has an initial value, or is an optional `var`.
@@ -58,7 +62,9 @@ struct CodableConformance {
     /// The members to add, and the problems that stop them (reported on the user's declarations).
     func expansion(of declaration: ClassDeclSyntax) -> (members: [DeclSyntax], problems: [Diagnostic]) {
         let members = declaration.memberBlock.members.map(\.decl)
-        let properties = members.compactMap { $0.as(VariableDeclSyntax.self) }.flatMap(Self.storedProperties)
+        let properties = members.compactMap { $0.as(VariableDeclSyntax.self) }.flatMap {
+            Self.storedProperties($0, in: declaration)
+        }
         let userKeys = members.lazy.compactMap { $0.as(EnumDeclSyntax.self) }.first { $0.name.text == "CodingKeys" }
         let writesDecoder = decodes && !members.contains(where: Self.isDecodingInitializer)
         let writesEncoder = encodes && !members.contains(where: Self.isEncodingMethod)
@@ -107,7 +113,7 @@ struct CodableConformance {
                 ? "_ = try decoder.container(keyedBy: CodingKeys.self)"
                 : (["let container = try decoder.container(keyedBy: CodingKeys.self)"]
                     + decoded.map {
-                        "self.\($0.member) = try container._observedDecode(\\\(type).\($0.member), forKey: .\($0.name.text))"
+                        "self.\($0.storage) = try container._observedDecode(\\\(type).\($0.member), forKey: .\($0.name.text))"
                     }).joined(separator: "\n")
             result.append(
                 "\(raw: access)\(raw: isFinal ? "" : "required ")init(from decoder: any Decoder) throws {\n\(raw: body)\n}"
@@ -131,10 +137,13 @@ struct CodableConformance {
     }
 
     /// The stored properties one declaration adds, as the compiler's synthesis counts them.
-    private static func storedProperties(_ declaration: VariableDeclSyntax) -> [Property] {
+    private static func storedProperties(_ declaration: VariableDeclSyntax, in type: ClassDeclSyntax) -> [Property] {
         guard ![.static, .class, .lazy, .override].contains(where: declaration.hasModifier) else { return [] }
         let isLet = declaration.bindingSpecifier.tokenKind == .keyword(.let)
         let isWrapped = declaration.hasPropertyWrapper(besides: "@Observed")
+        let isObserved =
+            declaration.hasAttribute(named: ["Observed"])
+            || KeyValueObservableMacro.marking(of: declaration, in: type).isObserved
         var properties: [Property] = []
         for (index, binding) in declaration.bindings.enumerated() {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed,
@@ -143,9 +152,11 @@ struct CodableConformance {
             // In `var a, b: Int` the type of `a` is the next annotation's.
             let type = declaration.bindings.dropFirst(index).lazy.compactMap(\.typeAnnotation?.type).first
             let hasValue = binding.initializer != nil
+            let member = isWrapped ? "_" + text : name.text
             properties.append(
                 Property(
-                    name: name, member: isWrapped ? "_" + text : name.text, isConstantWithValue: isLet && hasValue,
+                    name: name, member: member, storage: isObserved ? "_" + text : member,
+                    isConstantWithValue: isLet && hasValue,
                     hasDefault: hasValue || (!isLet && type?.isOptional == true) || isWrapped, node: binding))
         }
         return properties

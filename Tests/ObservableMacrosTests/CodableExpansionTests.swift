@@ -1,3 +1,6 @@
+import ObservableMacros
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
@@ -212,5 +215,36 @@ struct CodableExpansionTests {
                     line: 2, column: 5)
             ]
         )
+    }
+
+    @Test("decoding assigns an observed property's storage, as the compiler's synthesis stores a plain property")
+    func decodingStoresDirectly() throws {
+        let source: DeclSyntax = """
+            @KeyValueObservable
+            final class Settings: Codable {
+                var volume = 3 { didSet { volume = min(volume, 10) } }
+                @Observed(skipsEqualValues: true) var theme = "dark"
+                weak var owner: Settings?
+                @Unobserved var cache = 0
+                @Clamped var level = 1
+                var `default` = false
+            }
+            """
+        let declaration = try #require(source.as(ClassDeclSyntax.self))
+        let attribute = try #require(declaration.attributes.first?.as(AttributeSyntax.self))
+        let members = try KeyValueObservableMacro.expansion(
+            of: attribute, providingMembersOf: declaration, conformingTo: [],
+            in: BasicMacroExpansionContext(lexicalContext: [Syntax(declaration)]))
+        let decoder = try #require(members.compactMap { $0.as(InitializerDeclSyntax.self) }.first)
+        let assignments = decoder.body?.statements.dropFirst().map(\.trimmedDescription)
+        #expect(
+            assignments == [
+                #"self._volume = try container._observedDecode(\Settings.volume, forKey: .volume)"#,
+                #"self._theme = try container._observedDecode(\Settings.theme, forKey: .theme)"#,
+                #"self._owner = try container._observedDecode(\Settings.owner, forKey: .owner)"#,
+                #"self.cache = try container._observedDecode(\Settings.cache, forKey: .cache)"#,
+                #"self._level = try container._observedDecode(\Settings._level, forKey: .level)"#,
+                #"self._default = try container._observedDecode(\Settings.`default`, forKey: .`default`)"#,
+            ])
     }
 }
