@@ -29,13 +29,20 @@ extension ClassDeclSyntax {
     /// initializers and inherited members a macro cannot know.
     var isSurelyRoot: Bool {
         guard let first = inheritanceClause?.inheritedTypes.first?.type else { return true }
-        let knownProtocols: Set<String> = [
-            "Codable", "Encodable", "Decodable", "KeyValueObservable", "Observable", "Sendable", "AnyObject",
-            "Equatable", "Hashable", "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible",
-            "CustomReflectable",
-        ]
-        return Self.unqualifiedNames(first).allSatisfy(knownProtocols.contains)
+        return Self.unqualifiedNames(first).allSatisfy { Self.knownProtocols.contains($0) || $0 == "Observable" }
     }
+
+    /// Whether the class surely is not `Observable`: everything it inherits is a protocol the macros
+    /// know not to refine it. A superclass or a protocol of the user's may make it `Observable`.
+    var isSurelyNotObservable: Bool {
+        inheritedTypeNames.allSatisfy(Self.knownProtocols.contains)
+    }
+
+    /// Protocols of the standard library and of this package, none of them `Observable`.
+    private static let knownProtocols: Set<String> = [
+        "Codable", "Encodable", "Decodable", "KeyValueObservable", "Sendable", "AnyObject", "Equatable", "Hashable",
+        "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible", "CustomReflectable",
+    ]
 
     /// Whether the class is `public` or `open`, so that what the macros write for it is `public`.
     var isPublic: Bool {

@@ -84,8 +84,14 @@ extension KeyValueObservableMacro: MemberMacro {
             return []
         }
         var members: [DeclSyntax] = []
-        if ObservationBridge.reports(in: declaration) {
-            members.append(ObservationBridge.classRegistrarDeclaration)
+        switch ObservationBridge.reporting(in: declaration) {
+        case .none:
+            break
+        case .declared:
+            members.append(ObservationBridge.classRegistrarDeclaration(in: declaration))
+            members += ObservationBridge.classMembers(of: declaration, in: context)
+        case .chosenByConformance:
+            members.append(ObservationBridge.classRegistrarDeclaration(in: declaration))
         }
         if let coding = CodableConformance(declaration) {
             let (coded, problems) = coding.expansion(of: declaration)

@@ -82,7 +82,7 @@ extension ObservedMacro: AccessorMacro {
             storesReference: property.hasModifier(.weak) || property.hasModifier(.unowned),
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
             detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
-            reportsToObservation: ObservationBridge.reports(in: container))
+            observation: ObservationCalls(in: container))
         let renamer = PlaceholderRenamer(names: names, change: context.makeUniqueName("change"))
         return AccessorShape.templates(for: shape).map { renamer.rewrite($0).cast(AccessorDeclSyntax.self) }
     }
@@ -104,13 +104,13 @@ struct AccessorShape: Hashable {
     /// Whether the accessors become the property's accessor block (it has no `willSet`/`didSet`),
     /// which indents them, or join the block it has.
     let isWrappedInBraces: Bool
-    /// Whether the class declares `Observable`: reads and writes are reported to its registrar too.
-    let reportsToObservation: Bool
+    /// Whether, and how, reads and writes are reported to Observation too.
+    let observation: ObservationCalls
 
     init(
         options: ObservedOptions, isOverride: Bool, hasInitAccessor: Bool, storesReference: Bool = false,
         isWrappedInBraces: Bool,
-        detectsCollectionsAtRunTime: Bool, reportsToObservation: Bool
+        detectsCollectionsAtRunTime: Bool, observation: ObservationCalls
     ) {
         skipsEqualValues = options.skipsEqualValues
         notifiesAutomatically = options.notifiesAutomatically
@@ -119,7 +119,7 @@ struct AccessorShape: Hashable {
         self.storesReference = storesReference
         self.detectsCollectionsAtRunTime = detectsCollectionsAtRunTime
         self.isWrappedInBraces = isWrappedInBraces
-        self.reportsToObservation = reportsToObservation
+        self.observation = observation
     }
 
     /// The accessors of this shape with placeholder names, parsed once per plugin process and then
@@ -160,17 +160,29 @@ struct AccessorShape: Hashable {
         let change = PlaceholderRenamer.change
         let isOverride = shape.isOverride
         let slot = names.slot
-        // In a class declaring `Observable`, a read is reported to Observation first, and its
-        // willSet/didSet bracket the whole set, our notifications inside (see `ObservationBridge`).
-        // Each is a prefix of the statement after it, laid out for the accessor's body, so that it
-        // adds no blank line when empty.
+        // In a class reporting to Observation, a read is reported to it first, and its willSet/didSet
+        // bracket the whole set, our notifications inside (see `ObservationBridge`). Each is a prefix
+        // of the statement after it, laid out for the accessor's body, so that it adds no blank line
+        // when empty.
         let keyPath = "keyPath: \\.\(names.property.text)"
         let registrar = names.registrar.text
         let line = "\n" + indentation.description
         let storage = shape.storesReference ? ", storedStrongly: false" : ""
-        let reportsAccess = shape.reportsToObservation ? "\(registrar).access(self, \(keyPath))" + line : ""
+        let reportsAccess: String
+        let withMutation: String
+        switch shape.observation {
+        case .none:
+            reportsAccess = ""
+            withMutation = ""
+        case .registrar:
+            reportsAccess = "\(registrar).access(self, \(keyPath))" + line
+            withMutation = "\(registrar).withMutation(of: self, \(keyPath))"
+        case .classMembers:
+            reportsAccess = "access(\(keyPath))" + line
+            withMutation = "withMutation(\(keyPath))"
+        }
         let reportsMutation =
-            shape.reportsToObservation
+            shape.observation != .none
             ? "\(registrar).willSet(self, \(keyPath))\(line)defer {\(line)\(indentation)\(registrar).didSet(self, \(keyPath))\(line)}\(line)"
             : ""
         // An override has no storage of its own: it wraps the superclass's property.
@@ -220,19 +232,19 @@ struct AccessorShape: Hashable {
             shape.skipsEqualValues
             ? "\(slot).isObserved, !ObservableCore.ObservationSlot.isDuplicate(\(value), newValue)"
             : "\(slot).isObserved"
-        if shape.reportsToObservation {
+        if shape.observation != .none {
             // As `@Observable` sets (Observation's willSet and didSet around the store, through
             // `withMutation`), our notifications inside; unobserved, exactly its work.
             accessors.append(
                 """
                 set {
                     guard \(fastPath) else {
-                        \(raw: registrar).withMutation(of: self, keyPath: \\.\(names.property)) {
+                        \(raw: withMutation) {
                             \(value) = newValue
                         }
                         return
                     }
-                    \(raw: registrar).withMutation(of: self, keyPath: \\.\(names.property)) {
+                    \(raw: withMutation) {
                         let \(change) = \(slot).willSet(self, \(value))
                         \(value) = newValue
                         \(slot).didSet(self, \(change), \(value))
@@ -274,6 +286,25 @@ struct AccessorShape: Hashable {
                 """)
         }
         return accessors
+    }
+}
+
+/// How a property's accessors report to Observation (see `ObservationBridge`).
+enum ObservationCalls: Hashable {
+    /// Not at all.
+    case none
+    /// To the registrar, directly.
+    case registrar
+    /// Through the class's `access(keyPath:)` and `withMutation(keyPath:_:)`, as `@Observable`'s
+    /// accessors do; `_modify` calls the registrar's `willSet` and `didSet`, as its does.
+    case classMembers
+
+    init(in container: ClassDeclSyntax?) {
+        if ObservationBridge.reporting(in: container) == .none {
+            self = .none
+        } else {
+            self = ObservationBridge.callsClassMembers(in: container) ? .classMembers : .registrar
+        }
     }
 }
 
@@ -325,8 +356,8 @@ extension ObservedMacro: PeerMacro {
         var slot: [DeclSyntax] = [
             "private let \(names.slot): ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()"
         ]
-        if ObservationBridge.needsPropertyRegistrar(in: container) {
-            slot.append(ObservationBridge.registrarDeclaration(named: names.registrar))
+        if let container, ObservationBridge.needsPropertyRegistrar(in: container) {
+            slot.append(ObservationBridge.registrarDeclaration(named: names.registrar, in: container))
         }
         if property.hasModifier(.override) { return slot }
         let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)

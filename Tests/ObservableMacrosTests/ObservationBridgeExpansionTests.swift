@@ -70,7 +70,9 @@ struct ObservationBridgeExpansionTests {
         )
     }
 
-    @Test("with @KeyValueObservable, to one registrar the class attribute adds")
+    @Test(
+        "with @KeyValueObservable, to one registrar the class attribute adds, through access(keyPath:) and withMutation(keyPath:_:) as @Observable"
+    )
     func classRegistrar() {
         assertObservedExpansion(
             """
@@ -87,7 +89,7 @@ struct ObservationBridgeExpansionTests {
                             _volume = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.volume)
+                            access(keyPath: \.volume)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$volume.access(self) {
                                     \.volume
@@ -105,7 +107,7 @@ struct ObservationBridgeExpansionTests {
                             _volume = newValue
                         }
                         _modify {
-                            _$observationRegistrar.access(self, keyPath: \.volume)
+                            access(keyPath: \.volume)
                             _$observationRegistrar.willSet(self, keyPath: \.volume)
                             defer {
                                 _$observationRegistrar.didSet(self, keyPath: \.volume)
@@ -119,11 +121,98 @@ struct ObservationBridgeExpansionTests {
                     private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
                     private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<__macro_local_6MemberfMu_>(keyPath: KeyPath<Prefs, __macro_local_6MemberfMu_>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<__macro_local_6MemberfMu0_, __macro_local_14MutationResultfMu_>(
+                        keyPath: KeyPath<Prefs, __macro_local_6MemberfMu0_>, _ mutation: () throws -> __macro_local_14MutationResultfMu_
+                    ) rethrows -> __macro_local_14MutationResultfMu_ {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
                 }
 
                 extension Prefs: ObservableCore.KeyValueObservable {
                 }
                 """#
+        )
+    }
+
+    @Test("a class writing access(keyPath:) or withMutation(keyPath:_:) itself keeps it, and the accessors call it")
+    func ownAccessAndMutation() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Prefs: Observable {
+                @Unobserved var calls = 0
+                func access<Member>(keyPath: KeyPath<Prefs, Member>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+            }
+            """,
+            expandedSource: #"""
+                final class Prefs: Observable {
+                    var calls = 0
+                    func access<Member>(keyPath: KeyPath<Prefs, Member>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func withMutation<__macro_local_6MemberfMu_, __macro_local_14MutationResultfMu_>(
+                        keyPath: KeyPath<Prefs, __macro_local_6MemberfMu_>, _ mutation: () throws -> __macro_local_14MutationResultfMu_
+                    ) rethrows -> __macro_local_14MutationResultfMu_ {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+
+                extension Prefs: ObservableCore.KeyValueObservable {
+                }
+                """#
+        )
+    }
+
+    @Test(
+        "a class that may be Observable unseen (a subclass, a protocol of its own) gets the registrar its conformances choose"
+    )
+    func registrarChosenByConformance() {
+        for inheritance in ["Entity", "Sendable, Document", "Equatable, Swift.Identifiable, Document"] {
+            assertObservedExpansion(
+                """
+                @KeyValueObservable
+                final class Person: \(inheritance) {
+                    @Unobserved var cache = 0
+                }
+                """,
+                expandedSource: """
+                    final class Person: \(inheritance) {
+                        var cache = 0
+
+                        private let _$observationRegistrar = ObservableCore._$observationRegistrar(for: Person.self)
+                    }
+
+                    extension Person: ObservableCore.KeyValueObservable {
+                    }
+                    """
+            )
+        }
+        // Only protocols known not to be Observable: no registrar at all.
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Person: Hashable, Sendable {
+                @Unobserved var cache = 0
+            }
+            """,
+            expandedSource: """
+                final class Person: Hashable, Sendable {
+                    var cache = 0
+                }
+
+                extension Person: ObservableCore.KeyValueObservable {
+                }
+                """
         )
     }
 

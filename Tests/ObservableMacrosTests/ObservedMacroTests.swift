@@ -718,7 +718,9 @@ struct ObservedExpansionTests {
         )
     }
 
-    @Test("an override wraps the superclass's property and adds only a slot")
+    @Test(
+        "an override wraps the superclass's property, and reports to the registrar the subclass's conformances choose (nothing unless it is Observable)"
+    )
     func overrideWrapsSuper() {
         assertObservedExpansion(
             """
@@ -730,6 +732,7 @@ struct ObservedExpansionTests {
                 final class Label: View {
                     override var text: String {
                         get {
+                            _$observationRegistrar_text.access(self, keyPath: \\.text)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$text.access(self) {
                                     \\.text
@@ -741,16 +744,22 @@ struct ObservedExpansionTests {
                         }
                         set {
                             guard _$text.isObserved else {
-                                super.text = newValue
+                                _$observationRegistrar_text.withMutation(of: self, keyPath: \\.text) {
+                                    super.text = newValue
+                                }
                                 return
                             }
-                            let __macro_local_6changefMu_ = _$text.willSet(self, super.text)
-                            super.text = newValue
-                            _$text.didSet(self, __macro_local_6changefMu_, super.text)
+                            _$observationRegistrar_text.withMutation(of: self, keyPath: \\.text) {
+                                let __macro_local_6changefMu_ = _$text.willSet(self, super.text)
+                                super.text = newValue
+                                _$text.didSet(self, __macro_local_6changefMu_, super.text)
+                            }
                         }
                     }
 
                     private let _$text: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    private let _$observationRegistrar_text = ObservableCore._$observationRegistrar(for: Label.self)
                 }
                 """
         )

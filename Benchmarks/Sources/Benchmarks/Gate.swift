@@ -35,6 +35,14 @@ let gateCases = [
     GateCase(
         id: "bridged set, no observers", group: "bridged: set, no observers", name: Name.bridged, iterations: 20_000),
     GateCase(id: "bridged set, 1 observer", group: "bridged: set, 1 observer", name: Name.bridged, iterations: 10_000),
+    GateCase(id: "subclass get", group: "subclass: get", name: Name.observedSubclass, iterations: 20_000),
+    GateCase(
+        id: "subclass set, no observers", group: "subclass: set, no observers", name: Name.observedSubclass,
+        iterations: 20_000),
+    GateCase(id: "bridged subclass get", group: "subclass: get", name: Name.bridgedSubclass, iterations: 20_000),
+    GateCase(
+        id: "bridged subclass set, no observers", group: "subclass: set, no observers", name: Name.bridgedSubclass,
+        iterations: 20_000),
     GateCase(
         id: "observe + cancel, controller", group: "observe + cancel", name: Name.observed + " controller",
         iterations: 2_000),

@@ -35,6 +35,7 @@ let benchmarks =
     + stringKeyPathBenchmarks()
     + changeSequenceBenchmarks()
     + bridgeBenchmarks()
+    + subclassBenchmarks()
     + actorDeliveryBenchmarks()
     + threadBenchmarks()
     + contendedRegistrationBenchmarks()
@@ -251,6 +252,20 @@ for group in ["bridged: get", "bridged: set, no observers"] {
         check(
             "\(group.dropFirst("bridged: ".count)) in a class declaring Observable ≤ @Observable's",
             formatRatio(bridged / observation), bridged <= observation)
+    }
+}
+for group in ["subclass: get", "subclass: set, no observers"] {
+    let operation = group.dropFirst("subclass: ".count)
+    if let subclass = result(group, Name.bridgedSubclass), let observation = result(group, Name.observationSubclass) {
+        check(
+            "\(operation) in a subclass of a class declaring Observable ≤ @Observable's",
+            formatRatio(subclass / observation), subclass <= observation)
+    }
+    if let subclass = result(group, Name.observedSubclass), let root = result(group, Name.observed) {
+        // The speed gate checks that the two run the same instructions; in time, within noise.
+        check(
+            "\(operation) in a subclass of a class not Observable ≈ without a superclass (≤ 1.1×)",
+            formatRatio(subclass / root), subclass <= root * 1.1)
     }
 }
 check("compile time ≤ 1.5× @Observable", "see Benchmarks/compile-time.sh", nil)

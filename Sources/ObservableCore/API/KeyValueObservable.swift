@@ -66,8 +66,8 @@ extension KeyValueObservable {
 /// ```
 @attached(memberAttribute)
 @attached(
-    member, names: named(CodingKeys), named(init), named(encode), named(`_$observationRegistrar`), named(customMirror),
-    named(_mirrorShowsObservedProperties))
+    member, names: named(CodingKeys), named(init), named(encode), named(`_$observationRegistrar`), named(access),
+    named(withMutation), named(customMirror), named(_mirrorShowsObservedProperties))
 @attached(extension, conformances: KeyValueObservable)
 public macro KeyValueObservable() = #externalMacro(module: "ObservableMacros", type: "KeyValueObservableMacro")
 
