@@ -1,5 +1,6 @@
 import Foundation
 import ObservableCore
+import Observation
 import Testing
 
 // Decoding builds what plain Swift's synthesised `init(from:)` builds: the storage initialised, no
@@ -112,6 +113,26 @@ private class PlainPanel: Codable {
 }
 
 private final class ObservedSubpanel: ObservedPanel {}
+
+/// A class reporting to Observation, which sees every mutation through its own `withMutation`.
+@KeyValueObservable
+private final class Journal: Observable, Codable {
+    @Unobserved var mutations: [PartialKeyPath<Journal>] = []
+    var title = "untitled"
+    var pages: [Int] = []
+
+    func withMutation<Member, Result>(
+        keyPath: KeyPath<Journal, Member>, _ mutation: () throws -> Result
+    ) rethrows -> Result {
+        mutations.append(keyPath)
+        return try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+    }
+
+    enum CodingKeys: CodingKey {
+        case title
+        case pages
+    }
+}
 private final class PlainSubpanel: PlainPanel {}
 
 private func json(_ value: some Encodable) throws -> String {
@@ -143,6 +164,20 @@ struct DecodingTwinTests {
         #expect(observed.log == plain.log && plain.log == ["kept", "brightness 50->20"])
         #expect(heard == [10])
         withExtendedLifetime(token) {}
+    }
+
+    @Test("decoding is no mutation for Observation either: no withMutation, and tracking is not told")
+    func noObservationMutation() throws {
+        let journal = try decode(Journal.self, ["title": "t", "pages": [1, 2]])
+        #expect(journal.mutations.isEmpty && journal.title == "t" && journal.pages == [1, 2])
+        let changes = Locked(0)
+        withObservationTracking {
+            _ = journal.title
+        } onChange: {
+            changes.withLock { $0 += 1 }
+        }
+        journal.title = "u"
+        #expect(journal.mutations == [\Journal.title] && changes.withLock { $0 } == 1)
     }
 
     @Test("random documents: the twins decode the same values, log nothing, and encode alike", arguments: [1, 2, 3])
