@@ -7,7 +7,9 @@ let package = Package(
     // `Synchronization` (Atomic, Mutex) needs these minimums on Apple platforms; Linux has it always.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2), .macCatalyst(.v18)],
     products: [
-        .library(name: "ObservableCore", targets: ["ObservableCore"])
+        .library(name: "ObservableCore", targets: ["ObservableCore"]),
+        // For tests only: an app never links it (as swift-dependencies ships its test support).
+        .library(name: "ObservableCoreTesting", targets: ["ObservableCoreTesting"]),
     ],
     dependencies: [
         // The range `.ci/run` tests: the suite runs with the newest and with 602.0.0 (600.0.1 fails
@@ -27,7 +29,8 @@ let package = Package(
             ]
         ),
         .target(name: "ObservableCore", dependencies: ["ObservableMacros"]),
-        .executableTarget(name: "Demo", dependencies: ["ObservableCore"]),
+        .target(name: "ObservableCoreTesting", dependencies: ["ObservableCore"]),
+        .executableTarget(name: "Demo", dependencies: ["ObservableCore", "ObservableCoreTesting"]),
         .testTarget(
             name: "ObservableMacrosTests",
             dependencies: [
@@ -39,7 +42,7 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "ObservableCoreTests", dependencies: ["ObservableCore"]),
+        .testTarget(name: "ObservableCoreTests", dependencies: ["ObservableCore", "ObservableCoreTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

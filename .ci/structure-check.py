@@ -1,19 +1,50 @@
 #!/usr/bin/env python3
-"""Checks the runtime's structure (Design.md, "The runtime's layers"): every file in a layer folder,
-no file using a file of a higher layer, and no cycle between files.
+"""Checks the runtime's structure (Design.md, "Rooms"): every file in a room folder, no file using a
+file of a room later in ROOMS, and no cycle between files.
 
-A file uses another when it names one of that file's top-level declarations (comments and string
-literals aside). Members added by an extension in another file are not seen: such an extension
-belongs in the layer of its callers. Run from the repository root: `.ci/structure-check.py`.
+A file uses another when it names one of that file's top-level declarations, or accesses (`.name`)
+a member that the other file's extensions add and no other file declares (comments and string
+literals aside). Run from the repository root: `.ci/structure-check.py`.
 """
 import glob, os, re, sys
 
 ROOT = 'Sources/ObservableCore'
-LAYERS = ['Platform', 'Values', 'Registry', 'Paths', 'Observations', 'SetPath', 'API']
+ROOMS = ['Platform', 'Change', 'Property', 'NestedPaths', 'Observing', 'StringKeyPaths', 'Controller', 'Async', 'Interop',
+          'Debugging']
 
 DECL = re.compile(
     r'^(?:@[\w(), :.*"=-]+\s+)*(?:(?:public|internal|private|fileprivate|open|final|indirect|nonisolated'
     r'|package)\s+)*(?:class|struct|enum|protocol|actor|typealias|func|let|var)\s+([A-Za-z_$][\w$]*)')
+# A member declaration at any depth (for the extension members' uniqueness).
+MEMBER = re.compile(
+    r'^\s*(?:@[\w(), :.*"=-]+\s+)*(?:(?:public|internal|private|fileprivate|open|final|static|class|override'
+    r'|mutating|nonmutating|nonisolated|package|dynamic|lazy|weak|unowned|indirect|convenience|required)'
+    r'(?:\([\w ]+\))?\s+)*(?:func|let|var|case|subscript|typealias|struct|class|enum)\s+`?([A-Za-z_$][\w$]*)')
+
+
+# Requirements of the standard library's protocols: a use of one may be any type's.
+STANDARD_MEMBERS = {'description', 'debugDescription', 'customMirror', 'hash', 'hashValue', 'makeIterator', 'next',
+                    'makeAsyncIterator', 'encode', 'rawValue'}
+
+
+def extension_members(source):
+    """Names declared one level inside the `extension` blocks of a stripped source."""
+    names, depth, in_extension = set(), 0, []
+    for line in source.splitlines():
+        if depth == 0 and re.match(r'^(?:@[\w(), :.*"=-]+\s+)*(?:public |internal |private |fileprivate )?extension\b', line):
+            in_extension.append(True)
+        elif depth == 1 and in_extension and in_extension[-1]:
+            match = MEMBER.match(line)
+            if match:
+                names.add(match.group(1))
+        for char in line:
+            if char == '{':
+                depth += 1
+            elif char == '}':
+                depth -= 1
+                if depth == 0 and in_extension:
+                    in_extension.pop()
+    return names
 
 
 def strip(source):
@@ -32,10 +63,10 @@ def main():
     layer = {}
     for path in files:
         folder = os.path.relpath(path, ROOT).split(os.sep)[0]
-        if folder not in LAYERS:
-            problems.append(f'{path}: not in a layer folder ({", ".join(LAYERS)})')
+        if folder not in ROOMS:
+            problems.append(f'{path}: not in a room folder ({", ".join(ROOMS)})')
             continue
-        layer[path] = LAYERS.index(folder)
+        layer[path] = ROOMS.index(folder)
     declared = {}
     for path in files:
         for line in strip(open(path).read()).splitlines():
@@ -45,14 +76,31 @@ def main():
                 if name in declared and declared[name] != path:
                     problems.append(f'{path}: {name} is also declared at the top level of {declared[name]}')
                 declared.setdefault(name, path)
+    # Members an extension adds, by the one file that declares the name (a name declared as a member
+    # in several files says nothing about which one a use means).
+    members = {}
+    for path in files:
+        source = strip(open(path).read())
+        for line in source.splitlines():
+            match = MEMBER.match(line)
+            if match:
+                members.setdefault(match.group(1), set()).add(path)
+    extended = {}
+    for path in files:
+        for name in extension_members(strip(open(path).read())):
+            if members.get(name) == {path} and name not in declared and name not in STANDARD_MEMBERS:
+                extended[name] = path
     uses = {}
     for path in files:
-        words = set(re.findall(r'[A-Za-z_$][\w$]*', strip(open(path).read())))
+        source = strip(open(path).read())
+        words = set(re.findall(r'[A-Za-z_$][\w$]*', source))
         uses[path] = {declared[w] for w in words if w in declared and declared[w] != path}
+        accessed = set(re.findall(r'\.\s*([A-Za-z_$][\w$]*)', source))
+        uses[path] |= {extended[w] for w in accessed if w in extended and extended[w] != path}
     for path in files:
         for used in sorted(uses[path]):
             if path in layer and used in layer and layer[used] > layer[path]:
-                problems.append(f'{path} ({LAYERS[layer[path]]}) uses {used} ({LAYERS[layer[used]]}), a higher layer')
+                problems.append(f'{path} ({ROOMS[layer[path]]}) uses {used} ({ROOMS[layer[used]]}), a later room')
     # Cycles: strongly connected components of more than one file.
     index, low, stack, on_stack, counter = {}, {}, [], set(), [0]
     components = []
@@ -90,7 +138,7 @@ def main():
     if problems:
         print(f'structure check: {len(problems)} problem(s)')
         return 1
-    print(f'structure check: {len(files)} files in {len(LAYERS)} layers, dependencies one way')
+    print(f'structure check: {len(files)} files in {len(ROOMS)} rooms, dependencies one way')
     return 0
 
 

@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import ObservableCore
+import ObservableCoreTesting
 import Observation
 
 final class Address: KeyValueObservable {

@@ -8,7 +8,7 @@ import SwiftSyntaxMacros
 ///
 /// A macro sees only what the class declares. A class declaring `Observable` gets Observation's
 /// registrar. A class that may be `Observable` without saying so (a subclass, or one conforming
-/// through a protocol of its own) gets the registrar `ObservableCore._$observationRegistrar(for:)`
+/// through a protocol of its own) gets the registrar `ObservableCore._$chooseObservationRegistrar(for:)`
 /// chooses from the class's conformances: Observation's, or one that takes no space and does nothing.
 /// A class that surely is not (no superclass, only protocols known not to be `Observable`) gets none.
 ///
@@ -53,7 +53,7 @@ enum ObservationBridge {
         if reporting(in: container) == .declared {
             return "private let \(name) = Observation.ObservationRegistrar()"
         }
-        return "private let \(name) = ObservableCore._$observationRegistrar(for: \(container.name.trimmed).self)"
+        return "private let \(name) = ObservableCore._$chooseObservationRegistrar(for: \(container.name.trimmed).self)"
     }
 
     /// Whether the accessors call the class's `access(keyPath:)` and `withMutation(keyPath:_:)`, as

@@ -1,4 +1,5 @@
 import ObservableCore
+import ObservableCoreTesting
 import Testing
 
 @Suite("ObservationRecorder and RecordedChange")

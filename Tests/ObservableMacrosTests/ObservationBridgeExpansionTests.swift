@@ -189,7 +189,7 @@ struct ObservationBridgeExpansionTests {
                     final class Person: \(inheritance) {
                         var cache = 0
 
-                        private let _$observationRegistrar = ObservableCore._$observationRegistrar(for: Person.self)
+                        private let _$observationRegistrar = ObservableCore._$chooseObservationRegistrar(for: Person.self)
                     }
 
                     extension Person: ObservableCore.KeyValueObservable {

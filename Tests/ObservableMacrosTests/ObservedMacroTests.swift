@@ -759,7 +759,7 @@ struct ObservedExpansionTests {
 
                     private let _$text: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
-                    private let _$observationRegistrar_text = ObservableCore._$observationRegistrar(for: Label.self)
+                    private let _$observationRegistrar_text = ObservableCore._$chooseObservationRegistrar(for: Label.self)
                 }
                 """
         )

@@ -3,7 +3,7 @@ import Observation
 // What a class reports to Observation through when the macros cannot see whether it is `Observable`:
 // a subclass (which inherits the conformance without declaring it), or a class conforming through a
 // protocol of its own (`protocol Document: Observable {}`). The class's registrar is declared with
-// its type inferred from `_$observationRegistrar(for:)`, whose overloads the compiler picks from the
+// its type inferred from `_$chooseObservationRegistrar(for:)`, whose overloads the compiler picks from the
 // class's conformances: Observation's registrar for an `Observable` class, and for any other one a
 // registrar that takes no space and does nothing, so that such a class pays nothing for the bridge.
 
@@ -11,7 +11,8 @@ import Observation
 /// macros; do not call directly.
 @_documentation(visibility: private)
 @inlinable
-public func _$observationRegistrar<Subject: Observable & AnyObject>(for _: Subject.Type) -> _$ObservationRegistrar {
+public func _$chooseObservationRegistrar<Subject: Observable & AnyObject>(for _: Subject.Type) -> _$ObservationRegistrar
+{
     _$ObservationRegistrar()
 }
 
@@ -19,7 +20,7 @@ public func _$observationRegistrar<Subject: Observable & AnyObject>(for _: Subje
 /// `@Observed` macros; do not call directly.
 @_documentation(visibility: private)
 @inlinable
-public func _$observationRegistrar<Subject: AnyObject>(for _: Subject.Type) -> _$NoObservationRegistrar {
+public func _$chooseObservationRegistrar<Subject: AnyObject>(for _: Subject.Type) -> _$NoObservationRegistrar {
     _$NoObservationRegistrar()
 }
 

@@ -30,7 +30,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     @exclusivity(unchecked) private var links = PathLinks()
     /// Changes of dependencies in flight, with the old values taken at their `willChange`. Guarded by
     /// `lock`, so Swift's run-time exclusivity checks are off.
-    @exclusivity(unchecked) private var pending = PendingChanges()
+    @exclusivity(unchecked) private var pending = ChangesInFlight()
 
     init(
         root: Root, plan: TypedPathPlan<Root, Value>, options: ObservationOptions,
@@ -181,7 +181,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     override func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {
         guard isActive, let root else { return }
-        let change = PendingChange(source: source, stamp: stamp)
+        let change = ChangeInFlight(source: source, stamp: stamp)
         if let source {
             // A change begins that may move the path.
             lock.withLock {
@@ -235,7 +235,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 guard let list = links.listID(from: source, owner: self) else { return nil }
                 sourceList = list
             }
-            let oldBox = pending.finish(PendingChange(source: source, stamp: stamp))
+            let oldBox = pending.finish(ChangeInFlight(source: source, stamp: stamp))
             guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
             let (moved, dropped) = relink(to: accesses, leaf: leaf)
             let stale = moved.stale

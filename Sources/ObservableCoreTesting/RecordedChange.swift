@@ -1,3 +1,5 @@
+@_spi(Testing) import ObservableCore
+
 /// One change an ``ObservationRecorder`` recorded: which key path, the kind, the values and whether
 /// it came before the store; equatable, so that a test compares a whole recording in one line.
 ///
@@ -122,9 +124,11 @@ public struct RecordedChange<Root: AnyObject>: Equatable, CustomStringConvertibl
     /// `\Person.name: "" → "Ann"`, `\Person.tags insertion at 0..<1: [] → ["vip"]`,
     /// `\Person.age prior: 3 → (absent)`.
     public var description: String {
-        var head = KeyPathDescription.of(keyPath, rootType: Root.self)
+        var head = _describeKeyPath(keyPath, rootType: Root.self)
         if kind != .setting { head += " \(kind)" }
-        if let indexes { head += " at " + indexes.rangesText }
+        if let indexes {
+            head += " at " + indexes.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ")
+        }
         if isPrior { head += " prior" }
         func text(_ value: (any Equatable)?) -> String { value.map { String(reflecting: $0) } ?? "(absent)" }
         return "\(head): \(text(oldValue)) → \(text(newValue))"

@@ -1,3 +1,6 @@
+import ObservableCore
+import Synchronization
+
 /// Records the changes of an object's key paths, in order, so that a test asserts them in one line.
 ///
 /// ```swift
@@ -20,10 +23,14 @@
 /// The values must be `Equatable`. To record a property holding an object, record an `Equatable` path
 /// through it (`\.address?.city`), or make the class `Equatable`.
 public final class ObservationRecorder<Root: KeyValueObservable>: @unchecked Sendable {
-    private let lock = Lock()
-    // Guarded by `lock`; the handlers append to `recorded` and never run user code under it.
-    private var recorded: [RecordedChange<Root>] = []
-    private var tokens: [ObservationToken] = []
+    /// What the recorder holds; the handlers append to `recorded` and never run user code under it.
+    /// `@unchecked`: the values recorded need not be `Sendable`; the mutex orders every access.
+    private struct State: @unchecked Sendable {
+        var recorded: [RecordedChange<Root>] = []
+        var tokens: [ObservationToken] = []
+    }
+
+    private let state = Mutex(State())
     private weak var object: Root?
 
     /// Starts recording `keyPaths` of `object`, each with `options`.
@@ -53,15 +60,15 @@ public final class ObservationRecorder<Root: KeyValueObservable>: @unchecked Sen
         let token = object.observe(keyPath, options: options) { [weak self] _, change in
             guard let self else { return }
             let change = RecordedChange(change, of: keyPath)
-            lock.withLock { recorded.append(change) }
+            state.withLock { $0.recorded.append(change) }
         }
-        lock.withLock { tokens.append(token) }
+        state.withLock { $0.tokens.append(token) }
         return self
     }
 
     /// Every change recorded so far, in the order the handlers ran.
     public var changes: [RecordedChange<Root>] {
-        lock.withLock { recorded }
+        state.withLock { $0.recorded }
     }
 
     /// Whether the object has been deallocated (which ends its observations).
@@ -71,14 +78,14 @@ public final class ObservationRecorder<Root: KeyValueObservable>: @unchecked Sen
 
     /// Forgets the changes recorded so far and goes on recording: a test's "from here on".
     public func removeAll() {
-        lock.withLock { recorded.removeAll() }
+        state.withLock { $0.recorded.removeAll() }
     }
 
     /// Stops recording; the changes recorded so far stay.
     public func stop() {
-        let stopped = lock.withLock {
-            defer { tokens.removeAll() }
-            return tokens
+        let stopped = state.withLock { state in
+            defer { state.tokens.removeAll() }
+            return state.tokens
         }
         for token in stopped { token.cancel() }
     }

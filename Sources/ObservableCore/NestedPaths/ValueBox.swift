@@ -1,5 +1,5 @@
 /// A value moved to the heap with its type erased: a path's old value, kept from a dependency's
-/// `willChange` to its `didChange` in storage that is not generic (`PendingChanges`).
+/// `willChange` to its `didChange` in storage that is not generic (`ChangesInFlight`).
 ///
 /// Assumes that each box is taken (`take`) or destroyed (`destroy`) exactly once, as the type it
 /// was made with: the path observation that made it is the only one that takes it back, after its

@@ -1,7 +1,7 @@
 /// One change of a path's dependency, between its `willChange` and its `didChange`: the link it
 /// came through (`nil`: announced by hand) and the set's stamp (`ObserverList.stamp`), which the two
 /// calls of one change share.
-struct PendingChange: Equatable {
+struct ChangeInFlight: Equatable {
     let source: ObjectIdentifier?
     let stamp: Int
 }
@@ -15,12 +15,12 @@ struct PendingChange: Equatable {
 /// Not generic (a type nested in the generic `PathObservation` would be, its metadata looked up at
 /// every change): an old value is a `ValueBox` the path made; whoever takes a box out takes its
 /// value or destroys it, after the path's lock.
-struct PendingChanges {
+struct ChangesInFlight {
     /// A change in flight with how many times it began (a change inside a change may repeat one),
     /// or an old value taken at one of its `willChange`s. One array for both, so that the path
     /// observation keeps one word for them.
     private struct Record {
-        let change: PendingChange
+        let change: ChangeInFlight
         /// How many times `change` began; `0` in an old value's record.
         var count: Int
         let oldValue: ValueBox?
@@ -41,7 +41,7 @@ struct PendingChanges {
     /// Whether nothing is held: no change counted and no old value.
     var isClear: Bool { records.isEmpty }
 
-    mutating func begin(_ change: PendingChange) {
+    mutating func begin(_ change: ChangeInFlight) {
         if let index = records.firstIndex(where: { $0.count > 0 && $0.change == change }) {
             records[index].count += 1
         } else {
@@ -49,12 +49,12 @@ struct PendingChanges {
         }
     }
 
-    mutating func recordOldValue(_ box: ValueBox, for change: PendingChange) {
+    mutating func recordOldValue(_ box: ValueBox, for change: ChangeInFlight) {
         records.append(Record(change: change, count: 0, oldValue: box))
     }
 
     /// Ends `change`: its count, and its latest old value if one was recorded.
-    mutating func finish(_ change: PendingChange) -> ValueBox? {
+    mutating func finish(_ change: ChangeInFlight) -> ValueBox? {
         if let index = records.firstIndex(where: { $0.count > 0 && $0.change == change }) {
             if records[index].count > 1 {
                 records[index].count -= 1

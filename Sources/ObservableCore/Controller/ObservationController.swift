@@ -244,7 +244,7 @@ public final class ObservationController<Observer: AnyObject> {
     ) {
         guard let removed else { return }
         if removed.objectOrder == registration.objectOrder {
-            Diagnostics.warnReplacedObservation(registration.key, of: object)
+            Diagnostics.warnReplacedObservation(named: registration.key.description(rootType: type(of: object)))
         }
         removed.endChain()
     }

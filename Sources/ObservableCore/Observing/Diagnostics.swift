@@ -50,10 +50,10 @@ enum Diagnostics {
             """)
     }
 
-    /// A controller observed a pair (object, key path) it was already observing: the new handler or
-    /// action replaces the earlier one (one observation per pair, as in KVOController).
-    static func warnReplacedObservation(_ key: ControllerKey, of object: AnyObject) {
-        let name = key.description(rootType: type(of: object))
+    /// A controller observed a pair (object, key path) it was already observing, the key path `name`d
+    /// as written: the new handler or action replaces the earlier one (one observation per pair, as in
+    /// KVOController).
+    static func warnReplacedObservation(named name: String) {
         report(
             """
             ObservationController observed \(name) of an object it was already observing: the new \

@@ -16,3 +16,10 @@ enum KeyPathDescription {
         return String(describing: keyPath)
     }
 }
+
+/// `keyPath` as this library's descriptions write it (`\Person.name`, `"address.city"`), for
+/// ObservableCoreTesting's recorder. Not API: its spelling may change with any release.
+@_spi(Testing)
+public func _describeKeyPath(_ keyPath: AnyKeyPath, rootType: AnyClass) -> String {
+    KeyPathDescription.of(keyPath, rootType: rootType)
+}
