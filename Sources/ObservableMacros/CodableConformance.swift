@@ -152,10 +152,11 @@ struct CodableConformance {
             // In `var a, b: Int` the type of `a` is the next annotation's.
             let type = declaration.bindings.dropFirst(index).lazy.compactMap(\.typeAnnotation?.type).first
             let hasValue = binding.initializer != nil
+            // A wrapper's storage is `_name` by Swift's rule; an observed property's by the macro's.
             let member = isWrapped ? "_" + text : name.text
             properties.append(
                 Property(
-                    name: name, member: member, storage: isObserved ? "_" + text : member,
+                    name: name, member: member, storage: isObserved ? ObservedMacro.Names.storage(of: text) : member,
                     isConstantWithValue: isLet && hasValue,
                     hasDefault: hasValue || (!isLet && type?.isOptional == true) || isWrapped, node: binding))
         }

@@ -25,7 +25,9 @@ public struct ObservedMacro {
     /// the storage peer, which carries the user's own tokens, is formatted per property.
     public static var formatMode: FormatMode { .disabled }
 
-    /// The names of what one property expands to.
+    /// The names of what one property expands to. The storage and the slot are found by these names
+    /// at run time (`ObservedNames` in the runtime; Design.md, "The macro and the runtime agree on
+    /// names"); `NamingContractTests` checks them.
     struct Names {
         /// The property as written, backticks included: used in `\.name`.
         let property: TokenSyntax
@@ -40,9 +42,15 @@ public struct ObservedMacro {
                 return nil
             }
             self.init(
-                property: identifier, storage: .identifier("_" + text), slot: .identifier("_$" + text),
+                property: identifier, storage: .identifier(Self.storage(of: text)),
+                slot: .identifier(Self.slot(of: text)),
                 registrar: ObservationBridge.registrar(for: text, in: container))
         }
+
+        /// The storage of the property `name` (without backticks).
+        static func storage(of name: String) -> String { "_" + name }
+        /// The slot of the property `name` (without backticks).
+        static func slot(of name: String) -> String { "_$" + name }
 
         init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax, registrar: TokenSyntax) {
             self.property = property

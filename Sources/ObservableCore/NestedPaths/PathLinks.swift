@@ -153,3 +153,169 @@ struct PathLinks {
         return list.add(link) ? link : nil
     }
 }
+
+/// A list entry that forwards a property's changes to a path observation, which evaluates the path
+/// again: that gives its own old and new values, so the setter's are unused. The link of the last
+/// property of a path proven to be pure navigation is a `LeafPathLink`, which forwards the setter's
+/// values instead. (The path's first property needs no link: the observation is that list's entry,
+/// see `PathLinks`.)
+///
+/// Every link hears `willChange`: the path counts its changes in flight from there
+/// (`PathObservationBase.intermediatesInFlight`) and takes its old value.
+///
+/// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
+/// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
+///
+/// Layout: 56 bytes (a malloc chunk of 64): `ListEntry`'s 40, the list and the observation.
+class PathLink: ListEntry, @unchecked Sendable {
+    final let list: ObserverList
+    /// The path observation, which the link owns (see `AnyObservation`). A class reference, not an
+    /// existential: passing an existential retained and released the observation on every change.
+    final let observation: PathObservationBase
+
+    init(list: ObserverList, observation: PathObservationBase) {
+        self.list = list
+        self.observation = observation
+        super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, _, stamp in
+            let link = unsafeDowncast(entry, to: PathLink.self)
+            guard link.isActive else { return }
+            link.observation.forward(from: ObjectIdentifier(link), isDidChange: newValue != nil, stamp: stamp)
+        }
+    }
+
+    /// For a subclass with its own `notify`.
+    init(
+        list: ObserverList, observation: PathObservationBase, countsForWillChange: Bool,
+        notify: @escaping EntryNotification
+    ) {
+        self.list = list
+        self.observation = observation
+        super.init(options: .prior, countsForWillChange: countsForWillChange, notify: notify)
+    }
+
+    /// Whether the link delivers its property's values as the path's (a `LeafPathLink`).
+    var deliversLeaf: Bool { false }
+
+    /// Identity of the list the link sits in (one per instance and property).
+    final var listID: ObjectIdentifier { ObjectIdentifier(list) }
+
+    /// Removes the link from its list; idempotent.
+    final func detach() {
+        state.store(0, ordering: .releasing)
+        list.remove(self)
+    }
+
+    override final func listEnded() { observation.dependencyEnded(ObjectIdentifier(self)) }
+}
+
+extension ObserverList {
+    /// The path observations with an entry in this list, themselves or a link (for manual
+    /// notification of computed properties).
+    func pathObservations() -> [PathObservationBase] {
+        entries(of: ListEntry.self).compactMap { ($0 as? PathLink)?.observation ?? ($0 as? PathObservationBase) }
+    }
+}
+
+/// The link of the last property of a path proven to be pure navigation (see `PathProof`): it
+/// forwards the setter's values as the path's, through its plan's `leafDelivery`, without
+/// evaluating the path. It trusts them only when they are still the path's: its set is the
+/// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
+/// (`PathObservationBase.intermediatesInFlight`, which the other links count from `willChange`).
+/// Otherwise the path is evaluated.
+///
+/// While a change is in flight the path may not read this property at the moment, so a set of it
+/// beginning then records the path's value before the set, as the other links do: for that, the
+/// path makes its leaf link count in the list's `willChangeCount` only while something is in
+/// flight (`setHearsWillChange`), so that a set of the leaf otherwise skips the `willChange` pass
+/// altogether.
+///
+/// The conversion of the property's values to the path's (`LeafConversion`) is the plan's, not
+/// the link's: a link is a `PathLink`'s 56 bytes (a malloc chunk of 64).
+final class LeafPathLink: PathLink, @unchecked Sendable {
+    override init(list: ObserverList, observation: PathObservationBase) {
+        super.init(list: list, observation: observation, countsForWillChange: false) {
+            entry, _, oldValue, newValue, _, stamp in
+            LeafPathLink.forward(unsafeDowncast(entry, to: LeafPathLink.self), oldValue, newValue, stamp)
+        }
+    }
+
+    /// Forwards a change heard by `link`, converted by the plan's leaf conversion.
+    @inline(__always)
+    private static func forward(
+        _ link: LeafPathLink, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ stamp: Int
+    ) {
+        guard link.isActive else { return }
+        if let newValue {
+            // A later set of the property (in a callback before this link, or on another thread),
+            // or an intermediate change the path has not handled yet, makes the setter's new value
+            // possibly not the path's: then the path is evaluated.
+            let trusted = (stamp == ReadGate.unstamped || link.list.stamp == stamp) && !link.changesInFlight
+            // Unretained: the link holds the observation, the caller holds the link, and the plan
+            // and its conversion are immortal. A local reference retained and released each (and
+            // the functions' contexts) per change.
+            Unmanaged.passUnretained(link.observation)._withUnsafeGuaranteedRef { observation in
+                observation.plan._withUnsafeGuaranteedRef { plan in
+                    plan.leaf._withUnsafeGuaranteedRef { leaf in
+                        if trusted {
+                            plan.leafDelivery(observation, oldValue, newValue, leaf.apply, leaf.wraps)
+                        } else {
+                            observation.dependencyDidChange(
+                                from: ObjectIdentifier(link), stamp: stamp,
+                                leafOld: LeafOldValue(value: oldValue, wrap: leaf.apply, wraps: leaf.wraps))
+                        }
+                    }
+                }
+            }
+        } else if link.changesInFlight {
+            link.observation.dependencyWillChange(from: ObjectIdentifier(link), stamp: stamp)
+        }
+    }
+
+    override var deliversLeaf: Bool { true }
+
+    /// Whether another change of the path is in flight.
+    private var changesInFlight: Bool {
+        observation.intermediatesInFlight.load(ordering: .acquiring) != 0
+    }
+
+    /// Whether sets of its property run the `willChange` pass (see above).
+    func setHearsWillChange(_ hears: Bool) {
+        list.setCountsForWillChange(self, hears)
+    }
+}
+
+/// A path observation's links in order: the first inline, any more in an array, so that a path of
+/// two properties (most; the observation itself is the first one's entry, see `PathLinks`) keeps its
+/// link, and moves it, without allocating. Kept under the observation's lock.
+struct LinkStorage: RandomAccessCollection {
+    private var first: PathLink?
+    private var more: [PathLink] = []
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { first == nil ? 0 : 1 + more.count }
+
+    @inline(__always)
+    subscript(index: Int) -> PathLink {
+        index == 0 ? first.unsafelyUnwrapped : more[index - 1]
+    }
+
+    @inline(__always)
+    mutating func append(_ link: PathLink) {
+        if first == nil {
+            first = link
+        } else {
+            more.append(link)
+        }
+    }
+
+    /// Removes the link at `index`; those after it move up.
+    mutating func remove(at index: Int) -> PathLink {
+        let removed = self[index]
+        if index == 0 {
+            first = more.isEmpty ? nil : more.removeFirst()
+        } else {
+            more.remove(at: index - 1)
+        }
+        return removed
+    }
+}

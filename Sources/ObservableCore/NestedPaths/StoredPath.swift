@@ -46,7 +46,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
                 }),
                 let name = fields.slotName(atOffset: slotOffset),
                 let stored = fields.observedProperty(name), stored.slotOffset == slotOffset,
-                stored.storageName == "_" + name,
+                stored.storageName == ObservedNames.storage(of: name),
                 ObjectIdentifier(stored.storageClass) == ObjectIdentifier(objectType),
                 ObjectIdentifier(stored.storageType) == ObjectIdentifier(type(of: keyPath).valueType)
             else { return nil }

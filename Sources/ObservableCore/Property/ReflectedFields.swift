@@ -46,8 +46,10 @@ struct ReflectedFields: Sendable {
     /// override`, the nearest superclass's property of that name). A field that merely has the
     /// storage's name in another class is never taken for it.
     func observedProperty(_ key: String) -> ObservedProperty? {
-        guard let index = levels.firstIndex(where: { $0.fields["_$" + key] != nil }) else { return nil }
-        let slot = levels[index].fields["_$" + key]!
+        let slotName = ObservedNames.slot(of: key)
+        let storageName = ObservedNames.storage(of: key)
+        guard let index = levels.firstIndex(where: { $0.fields[slotName] != nil }) else { return nil }
+        let slot = levels[index].fields[slotName]!
         func property(_ level: Level, _ name: String) -> ObservedProperty? {
             level.fields[name].map {
                 ObservedProperty(
@@ -55,9 +57,9 @@ struct ReflectedFields: Sendable {
                     storageClass: level.type)
             }
         }
-        if let own = property(levels[index], "_" + key) { return own }
+        if let own = property(levels[index], storageName) { return own }
         for level in levels[(index + 1)...] {
-            if level.fields["_$" + key] != nil, let observed = property(level, "_" + key) { return observed }
+            if level.fields[slotName] != nil, let observed = property(level, storageName) { return observed }
             if let plain = property(level, key) { return plain }
         }
         return nil
@@ -66,8 +68,8 @@ struct ReflectedFields: Sendable {
     /// The name of the `@Observed` property whose slot is at `offset` (its field `_$name`).
     func slotName(atOffset offset: Int) -> String? {
         for level in levels {
-            for (name, field) in level.fields where field.offset == offset && name.hasPrefix("_$") {
-                return String(name.dropFirst(2))
+            for (name, field) in level.fields where field.offset == offset {
+                if let property = ObservedNames.property(ofSlot: name) { return property }
             }
         }
         return nil
@@ -91,8 +93,10 @@ struct ReflectedFields: Sendable {
         let inherited = superclass?.fieldCount ?? 0
         let own = all.dropFirst(inherited)
         let level = Level(type: type, fields: Dictionary(own.map { $0 }, uniquingKeysWith: { first, _ in first }))
-        // The runtime reports a noncopyable field's type as `()`; the macro names slots `_$name`.
-        let slotOffsets = own.filter { name, field in name.hasPrefix("_$") && field.type == Void.self }.map(\.1.offset)
+        // The runtime reports a noncopyable field's type as `()`.
+        let slotOffsets = own.filter { name, field in
+            ObservedNames.property(ofSlot: name) != nil && field.type == Void.self
+        }.map(\.1.offset)
         let reflected = ReflectedFields(
             levels: [level] + (superclass?.levels ?? []), slotOffsets: slotOffsets + (superclass?.slotOffsets ?? []))
         lock.withLock { cache[ObjectIdentifier(type)] = reflected }
@@ -102,28 +106,17 @@ struct ReflectedFields: Sendable {
     private var fieldCount: Int { levels.reduce(0) { $0 + $1.fields.count } }
 }
 
-/// Any `Optional`, seen through its wrapped type (used by string key paths and `PathProof`).
-protocol OptionalProtocol {
-    static var wrappedType: Any.Type { get }
-    var wrappedValue: Any? { get }
-    /// Initialises `destination`, uninitialised memory for this type, with `nil`.
-    static func initializeNone(at destination: UnsafeMutableRawPointer)
-}
+/// The names `@Observed` gives the members it generates for a property `name`: its storage `_name`
+/// and its slot `_$name`. The macro spells them in `ObservedMacro.Names`; `NamingContractTests`, in
+/// each test target, checks its side (Design.md, "The macro and the runtime agree on names").
+enum ObservedNames {
+    static func storage(of property: String) -> String { "_" + property }
+    static func slot(of property: String) -> String { slotPrefix + property }
 
-extension Optional: OptionalProtocol {
-    static var wrappedType: Any.Type { Wrapped.self }
-    var wrappedValue: Any? { self.map { $0 as Any } }
-    static func initializeNone(at destination: UnsafeMutableRawPointer) {
-        destination.initializeMemory(as: Self.self, to: nil)
+    /// The property whose slot `field` is, or `nil` when it is not named as a slot.
+    static func property(ofSlot field: String) -> String? {
+        field.hasPrefix(slotPrefix) ? String(field.dropFirst(slotPrefix.count)) : nil
     }
-}
 
-/// The value inside any number of optionals, `nil` when one of them is `nil`.
-func unwrappedOptional(_ value: Any) -> Any? {
-    var value = value
-    while let optional = value as? OptionalProtocol {
-        guard let wrapped = optional.wrappedValue else { return nil }
-        value = wrapped
-    }
-    return value
+    private static let slotPrefix = "_$"
 }

@@ -1,0 +1,25 @@
+/// Any `Optional`, seen through its wrapped type (used by string key paths and `PathProof`).
+protocol OptionalProtocol {
+    static var wrappedType: Any.Type { get }
+    var wrappedValue: Any? { get }
+    /// Initialises `destination`, uninitialised memory for this type, with `nil`.
+    static func initializeNone(at destination: UnsafeMutableRawPointer)
+}
+
+extension Optional: OptionalProtocol {
+    static var wrappedType: Any.Type { Wrapped.self }
+    var wrappedValue: Any? { self.map { $0 as Any } }
+    static func initializeNone(at destination: UnsafeMutableRawPointer) {
+        destination.initializeMemory(as: Self.self, to: nil)
+    }
+}
+
+/// The value inside any number of optionals, `nil` when one of them is `nil`.
+func unwrappedOptional(_ value: Any) -> Any? {
+    var value = value
+    while let optional = value as? OptionalProtocol {
+        guard let wrapped = optional.wrappedValue else { return nil }
+        value = wrapped
+    }
+    return value
+}
