@@ -52,6 +52,29 @@ struct PathObservationLayoutTests {
         Tracking.evaluate(root, keyPath).1.map { $0.list.entries(of: ListEntry.self) }
     }
 
+    @Test("a direct observation with the default options fits 80 bytes, a path's links 64")
+    func entryLayouts() throws {
+        let person = Self.personInOslo()
+        var names: [String] = []
+        let direct = person.observe(\.name) { _, change in names.append(change.newValue!) }
+        #expect(Self.blockSize(direct.observationAddress) <= 80)
+        let grandchild = Self.personInOslo()
+        let friend = Self.personInOslo()
+        grandchild.friend = friend  // weak: kept alive below
+        let nested = person.observe(\.address?.city) { _, _ in }
+        let deep = grandchild.observe(\.friend?.address?.city) { _, _ in }
+        let links =
+            Self.entries(person, \.address?.city)[1] + Self.entries(grandchild, \.friend?.address?.city).flatMap { $0 }
+        let pathLinks = links.filter { $0 is PathLink }
+        #expect(!pathLinks.isEmpty && pathLinks.contains { $0 is LeafPathLink })
+        for link in pathLinks {
+            #expect(Self.blockSize(Unmanaged.passUnretained(link).toOpaque()) <= 64)
+        }
+        person.name = "Bo"
+        #expect(names == ["Bo"])
+        withExtendedLifetime((direct, nested, deep, friend)) {}
+    }
+
     @Test("a path of two properties: the observation is the first's entry, one link the second's; it moves")
     func observationIsItsFirstEntry() {
         let person = Self.personInOslo()

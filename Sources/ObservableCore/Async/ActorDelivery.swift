@@ -15,8 +15,7 @@
 /// observation ends once it has delivered what was queued before.
 ///
 /// `@inlinable` where a change passes, so that it is compiled for the concrete `Value` where
-/// `observe` is called: unspecialised, looking up the generic types' metadata was a third of a
-/// delivery's time.
+/// `observe` is called, without looking up the generic types' metadata at each delivery.
 @usableFromInline
 final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable {
     @usableFromInline typealias Handler = (ObservedChange<Value>) -> Void

@@ -1,11 +1,10 @@
 /// A key path that lives for the rest of the process, so a change can carry it without reference
 /// counting.
 ///
-/// Every `ObservedChange` says which key path changed. Held strongly, that cost a retain and a release
-/// (two atomic read-modify-writes) per observer per notification: about a third of a one-observer
-/// set. Interned key paths are never freed, so a change refers to one with `unowned(unsafe)` and
-/// copying, passing and destroying a change touches no reference count; reading
-/// `ObservedChange.keyPath` retains as usual.
+/// Every `ObservedChange` says which key path changed; held strongly, that would be a retain and a
+/// release per observer per notification. Interned key paths are never freed, so a change refers to
+/// one with `unowned(unsafe)` and copying, passing and destroying a change touches no reference
+/// count; reading `ObservedChange.keyPath` retains as usual.
 ///
 /// The cost is memory: the first key path of each value observed is kept until the process ends (as
 /// Cocoa keeps its per-class observation info). A key path literal without subscript arguments is a

@@ -16,9 +16,8 @@ public struct ObservedChange<Value> {
     /// The kind of a change, as Cocoa's `NSKeyValueChange`; the same type for every `Value`.
     public typealias Kind = ObservedChangeKind
 
-    // The stored fields are in this order so that the one-byte ones fill the padding after the
-    // optionals' tags: a change of an `Int` is 48 bytes, built with six stores (a set builds one for
-    // every observer it calls).
+    // In this order so that the one-byte fields fill the padding after the optionals' tags: a set
+    // builds a change for every observer it calls, so each store counts.
 
     /// The value before the change, when ``ObservationOptions/old`` was requested.
     public let oldValue: Value?
@@ -41,9 +40,8 @@ public struct ObservedChange<Value> {
     /// ones (for an `Array`, whose indexes are offsets).
     public var indexes: RangeSet<Int>? { mutation?.indexes }
 
-    /// Holds the indexes: a single optional reference keeps every other change as cheap to make,
-    /// move and destroy as without it (a `RangeSet` stored inline made each notification go through
-    /// generic value witnesses and metadata lookups; BENCHMARKS.md, "After issue #6").
+    /// Holds the indexes: one optional reference, so that every other change is made, moved and
+    /// destroyed without the generic value witnesses a `RangeSet` stored inline would need.
     @usableFromInline let mutation: CollectionMutation?
 
     /// Interned, so a change carries it without reference counting (see `InternedKeyPath`). A `var`

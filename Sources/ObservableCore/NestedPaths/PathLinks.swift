@@ -166,7 +166,8 @@ struct PathLinks {
 /// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
 /// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
 ///
-/// Layout: 56 bytes (a malloc chunk of 64): `ListEntry`'s 40, the list and the observation.
+/// Layout: `ListEntry`'s fields, the list and the observation, nothing more
+/// (`PathObservationLayoutTests`).
 class PathLink: ListEntry, @unchecked Sendable {
     final let list: ObserverList
     /// The path observation, which the link owns (see `AnyObservation`). A class reference, not an
@@ -230,7 +231,7 @@ extension ObserverList {
 /// altogether.
 ///
 /// The conversion of the property's values to the path's (`LeafConversion`) is the plan's, not
-/// the link's: a link is a `PathLink`'s 56 bytes (a malloc chunk of 64).
+/// the link's, so that a leaf link is no larger than a `PathLink`.
 final class LeafPathLink: PathLink, @unchecked Sendable {
     override init(list: ObserverList, observation: PathObservationBase) {
         super.init(list: list, observation: observation, countsForWillChange: false) {

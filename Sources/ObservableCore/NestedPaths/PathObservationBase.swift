@@ -8,8 +8,8 @@ import Synchronization
 /// read, the same list for as long as the path starts there), so that a path of two properties
 /// allocates one link, not two (see `PathLinks`). Its `notify` forwards like a link's.
 ///
-/// Layout (Linux): `ListEntry`'s 40, the small fields 8, the plan 8, and `PathObservation`'s 64
-/// (the links 24): 120 bytes, a malloc chunk of 128 (`PathObservationLayoutTests`).
+/// Layout: the small fields share one word, the plan is one, and `PathObservation` keeps its first
+/// link inline, so that the observation stays in the chunk `PathObservationLayoutTests` checks.
 @usableFromInline
 class PathObservationBase: ListEntry, @unchecked Sendable {
     // The small fields, declared together so that they share one word.
@@ -29,8 +29,7 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
     /// `lock`, so Swift's run-time exclusivity checks are off.
     @exclusivity(unchecked) final var leafHearsWillChange = false
     /// What the observations of this key path on this class share (see `PathPlan`); immortal, so
-    /// held unmanaged and used in place (`withPlan`): a plain reference was retained and released
-    /// around each use.
+    /// held unmanaged and used in place (`withPlan`), not retained and released around each use.
     @usableFromInline final let plan: Unmanaged<PathPlan>
 
     @usableFromInline

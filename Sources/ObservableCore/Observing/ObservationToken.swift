@@ -22,7 +22,7 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     // changed"): the token keeps the observation's memory, never its contents, and retains it only
     // after claiming it (see `AnyObservation`).
     //
-    // One word, so that a token is a malloc chunk of 32 bytes: the `unowned` reference keeps the
+    // One word, so that a token stays in the smallest chunk (`PathObservationLayoutTests`): the `unowned` reference keeps the
     // observation's memory allocated, and its storage, the observation's address, is read as an
     // unmanaged reference (`observation`): loading the unowned reference itself would trap once the
     // observation has been deinitialised, which is when a token still looks at its `state`.

@@ -15,8 +15,7 @@ import Synchronization
 /// Invariant: `state` is `0` before the last owning reference to an observation is released.
 ///
 /// Why not a `weak` reference from the token: the first weak reference to an object allocates a side
-/// table and moves the object's reference counts into it, and creating, loading and destroying the
-/// weak reference was a large part of an observe + cancel pair (BENCHMARKS.md, "What changed").
+/// table and moves the object's reference counts into it, which would weigh on every observe + cancel.
 @usableFromInline
 class AnyObservation: @unchecked Sendable {
     /// `1` while active, `cancelling` while a token cancels it, `0` once ended (cancelled, or its

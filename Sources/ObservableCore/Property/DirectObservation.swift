@@ -121,8 +121,8 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
 }
 
 /// A direct observation told when its observed object is deallocated (a controller's, a change
-/// sequence's). A class of its own so that the other observations have no field for the hook
-/// (16 bytes each); its default-options observations go through `notify` like any other kind.
+/// sequence's). A class of its own so that the other observations carry no field for the hook; its
+/// default-options observations go through `notify` like any other kind.
 @usableFromInline
 final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
     @usableFromInline let onObservedDeallocated: DeallocationHook

@@ -23,10 +23,8 @@ typealias EntryNotification = (ListEntry, AnyObject, BorrowedValue, BorrowedValu
 /// cancelled, or its object deallocated). A set recognises a `DefaultOptionsObservation`, whose
 /// handler it calls itself, by its class (see `EntryRun.deliverDidChange`).
 ///
-/// Layout: the small fields fill the word of `AnyObservation.state`, so that a default-options
-/// observation is 72 bytes (a malloc chunk of 80): header 16, `state`, `options`,
-/// `countsForWillChange` and the index 8,
-/// `notify` 16, key path 8, list 8, handler 16.
+/// Layout: `options`, `countsForWillChange` and the index fill the word of `AnyObservation.state`, so
+/// that a default-options observation stays in a small malloc chunk (`PathObservationLayoutTests`).
 @usableFromInline
 class ListEntry: AnyObservation, @unchecked Sendable {
     /// A direct observation's options; a path link's are `.prior` when it wants `willChange`, else

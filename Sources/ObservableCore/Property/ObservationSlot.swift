@@ -188,9 +188,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     }
 
     /// `@inlinable`, with the delivery loop and the end of the read, so that the optimiser may inline
-    /// them into the setter's slow path: as calls they were a large part of a one-observer set
-    /// (BENCHMARKS.md, "What changed"). The fast path (`_listAddress`) stays an out-of-line
-    /// `readonly` call.
+    /// them into the setter's slow path, where calls would cost most of a one-observer set. The fast
+    /// path (`_listAddress`) stays an out-of-line `readonly` call.
     @inlinable
     func snapshot() -> SetSnapshot? {
         // The slot owns the list for as long as the instance lives, and the setter holds the instance:

@@ -108,7 +108,7 @@ final class ObserverList: @unchecked Sendable {
 
     /// Runs `body` on the list's table, under `lock`: in place when no set is reading, else on a copy
     /// that then replaces it. Returns what `body` returns and the tables to destroy after the lock.
-    /// Always inlined: as a call, its closure's captures (the entry, the list) were retained and
+    /// Always inlined: as a call, its closure's captures (the entry, the list) would be retained and
     /// released around it.
     @inline(__always)
     private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, FreedTables) {
