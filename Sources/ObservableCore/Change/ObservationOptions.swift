@@ -38,3 +38,48 @@ extension ObservationOptions: CustomStringConvertible {
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }
 }
+
+// What the options mean: the one place that reads their bits. Everything else asks these.
+extension ObservationOptions {
+    /// `[.old, .new]`: what `observe` uses when given no options, and what a set serves fastest (a
+    /// change built once for every such observation; notify functions with the option tests folded).
+    @inlinable var isDefault: Bool { self == [.old, .new] }
+
+    /// Whether a change carries the value before it.
+    @inlinable var carriesOld: Bool { contains(.old) }
+
+    /// Whether a change after the store carries the value after it (one before never does).
+    @inlinable var carriesNew: Bool { contains(.new) }
+
+    /// Whether a notification is sent before each store too (`isPrior`).
+    @inlinable var sendsPrior: Bool { contains(.prior) }
+
+    /// Whether the current value is sent once, from inside `observe`.
+    @inlinable var sendsInitial: Bool { contains(.initial) }
+
+    /// Whether the value before a change is needed before the store: for the change's old value, or
+    /// for the notification sent then.
+    @inlinable var needsValueBeforeStore: Bool { carriesOld || sendsPrior }
+
+    /// The change an observation with these options receives.
+    @inlinable
+    func change<Value>(
+        old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: InternedKeyPath,
+        mutation: CollectionMutation? = nil
+    ) -> ObservedChange<Value> {
+        ObservedChange(
+            kind: mutation?.kind ?? .setting,
+            oldValue: carriesOld ? old() : nil,
+            newValue: carriesNew && !isPrior ? new() : nil,
+            isPrior: isPrior,
+            keyPath: keyPath,
+            mutation: mutation
+        )
+    }
+
+    /// The change `.initial` delivers: the current value as the new one, nothing old.
+    @inlinable
+    func initialChange<Value>(_ value: Value, keyPath: InternedKeyPath) -> ObservedChange<Value> {
+        change(old: nil, new: value, isPrior: false, keyPath: keyPath)
+    }
+}

@@ -91,21 +91,3 @@ extension ObservedChange: CustomStringConvertible {
         return "ObservedChange(\(parts.joined(separator: ", ")))"
     }
 }
-
-extension ObservationOptions {
-    /// Builds the change an observation with these options receives.
-    @inlinable
-    func change<Value>(
-        old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: InternedKeyPath,
-        mutation: CollectionMutation? = nil
-    ) -> ObservedChange<Value> {
-        ObservedChange(
-            kind: mutation?.kind ?? .setting,
-            oldValue: contains(.old) ? old() : nil,
-            newValue: contains(.new) && !isPrior ? new() : nil,
-            isPrior: isPrior,
-            keyPath: keyPath,
-            mutation: mutation
-        )
-    }
-}

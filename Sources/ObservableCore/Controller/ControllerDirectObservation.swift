@@ -20,17 +20,12 @@ final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Va
             handler: handler, notify: Self.notifyFunction(options: options))
     }
 
-    /// Registers it in the list of the slot at `offset` in `root` and delivers `.initial`: what a
-    /// token's direct observation does (`Registration.register`). Returns `nil`, the controller's
-    /// sign that the registration is itself the observation.
+    /// Registers it in the list of the slot at `offset` in `root` and delivers `.initial`, as a
+    /// token's direct observation is (`Registration.start`). Returns `nil`, the controller's sign that
+    /// the registration is itself the observation.
     @inlinable
     func start(atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>) -> AnyObservation? {
-        Registration.register(self, atSlot: offset, of: root)
-        if options.contains(.initial), isActive {
-            Registration.deliverInitial(of: root, at: typedKeyPath, options: options, keyPath: keyPath) {
-                deliver($0, $1)
-            }
-        }
+        Registration.start(self, atSlot: offset, of: root, typedKeyPath) { deliver($0, $1) }
         return nil
     }
 
@@ -39,12 +34,12 @@ final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Va
     }
 
     /// The notify function for `options`, capture-free; the default options get one of their own,
-    /// with the option tests folded away. (`TypedDirectObservation` has its twin: made once in a
-    /// shared protocol extension instead, these closures were not specialised here and captured a
-    /// context, allocated at each `observe`.)
+    /// with the option tests folded away. `TypedDirectObservation` has the same two closures: shared
+    /// through a protocol extension, they would not be specialised here, and would capture a context
+    /// allocated at each `observe`.
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
-        options == [.old, .new]
+        options.isDefault
             ? { entry, object, old, new, mutation, _ in
                 deliver(entry, object, old, new, mutation, options: [.old, .new])
             }

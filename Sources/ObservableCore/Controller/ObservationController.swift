@@ -106,7 +106,7 @@ public final class ObservationController<Observer: AnyObject> {
         _ handler: @escaping (Observer, Object, ObservedChange<Value>) -> Void
     ) {
         // Inlinable so that the gate and the notify functions are specialised for Object and Value.
-        let (interned, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: object))
+        let (interned, slotOffset) = Registration.route(object, keyPath)
         if let slotOffset {
             // One property whose slot is known: the registration is the observation.
             let registration = ControllerDirectObservation(
@@ -220,7 +220,7 @@ public final class ObservationController<Observer: AnyObject> {
         let retained = retainsObserved && ObjectIdentifier(object) != observerID
         // A retained object cannot end while observed.
         if !retained { registration.tellDeallocation(to: objectDeallocatedHook) }
-        if registration.options.contains(.initial) {
+        if registration.options.sendsInitial {
             let removed = lock.withLock { table.insert(registration, of: object, retained: retained) }
             end(removed, insertedWith: registration, of: object)
             let observation = start()

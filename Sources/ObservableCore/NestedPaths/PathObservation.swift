@@ -135,7 +135,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {
-        deliver(root, requestedOptions.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
+        deliver(root, requestedOptions.initialChange(value, keyPath: keyPath))
     }
 
     override func didCancel() {
@@ -191,18 +191,18 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             }
         }
         guard wantsDependencyWillChange else { return }
-        if !requestedOptions.contains(.prior), let stored = storedPath, let end = stored.read(root) {
+        if !requestedOptions.sendsPrior, let stored = storedPath, let end = stored.read(root) {
             // Read straight into the box.
             let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
             lock.withLock { pending.recordOldValue(box, for: change) }
             return
         }
         let oldValue = currentValue(root)
-        if requestedOptions.contains(.old) {
+        if requestedOptions.carriesOld {
             let box = ValueBox(oldValue)
             lock.withLock { pending.recordOldValue(box, for: change) }
         }
-        if requestedOptions.contains(.prior) { deliverPrior(root, oldValue) }
+        if requestedOptions.sendsPrior { deliverPrior(root, oldValue) }
     }
 
     /// Out of line, so that the type metadata it needs is looked up only for `.prior`.
@@ -250,7 +250,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         if outcome.delivers {
             // With `leafOld`, the path read the leaf when this set began: the setter's old value was the path's.
             deliverEvaluated(
-                root, newValue, oldBox: outcome.oldBox, leafOld: requestedOptions.contains(.old) ? leafOld : nil)
+                root, newValue, oldBox: outcome.oldBox, leafOld: requestedOptions.carriesOld ? leafOld : nil)
         } else {
             outcome.oldBox?.destroy(as: Value.self)
         }
@@ -265,7 +265,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// metadata lookups that cost more in this unspecialised code than the rest of the delivery.
     private func deliverEvaluated(_ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?) {
         defer { oldBox?.destroy(as: Value.self) }
-        if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.contains(.old) {
+        if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.carriesOld {
             return BorrowedValue.lend(newValue) { new in
                 if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false) }
                 // Without an old value, none is asked for: the one passed is left out of the change.
@@ -284,7 +284,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             oldValue = leafOld.value(as: Value.self)
         }
         let change = ObservedChange(
-            kind: .setting, oldValue: oldValue, newValue: requestedOptions.contains(.new) ? newValue : nil,
+            kind: .setting, oldValue: oldValue, newValue: requestedOptions.carriesNew ? newValue : nil,
             isPrior: false,
             keyPath: keyPath, mutation: nil)
         deliver(root, change)

@@ -38,7 +38,7 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         self.requestedOptions = options
         // Without a leaf delivery (string key paths), or with `.prior` asked for, leaf changes are
         // evaluated like any other.
-        self.deliversLeafChanges = plan.hasLeafDelivery && !options.contains(.prior)
+        self.deliversLeafChanges = plan.hasLeafDelivery && !options.sendsPrior
         super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, _, stamp in
             let observation = unsafeDowncast(entry, to: PathObservationBase.self)
             guard observation.isActive else { return }
@@ -82,7 +82,7 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
 
     /// Whether `dependencyWillChange` is wanted (old values or `.prior` notifications).
     final var wantsDependencyWillChange: Bool {
-        requestedOptions.contains(.old) || requestedOptions.contains(.prior)
+        requestedOptions.needsValueBeforeStore
     }
 
     /// Before and after a change of one dependency, told by `source` (an entry's identity, or `nil`

@@ -1,23 +1,52 @@
-/// How every observation is registered. `observe` and `changes(of:)` call `register`. The
-/// controller's typed `observe` resolves the key path itself: a registration of one known property
-/// is its own observation (`register(_:atSlot:of:)`), anything else goes through `resolve`. String
-/// key paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path.
+/// How every observation is registered: the one funnel. `observe`, `changes(of:)` and the actor's
+/// `observe` call `register`. The controller asks `route` where its typed key path goes, and then
+/// `start`s its registration at the slot (it is its own observation) or `resolve`s it. String key
+/// paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path. Every
+/// one of them delivers `.initial` through `deliverInitial(to:options:_:)`.
 @usableFromInline
 enum Registration {
+    /// Where a registration of `keyPath` on `root` goes: the property's slot when a registration has
+    /// shown the key path to be exactly one `@Observed` property of the root's class (the position of
+    /// its slot is then known, `KeyPathResolutions`), else `nil`, and `resolve` evaluates the key path.
+    @inlinable
+    static func route<Root: AnyObject, Value>(
+        _ root: Root, _ keyPath: KeyPath<Root, Value>
+    ) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
+        InternedKeyPath.resolve(keyPath, rootType: type(of: root))
+    }
+
+    /// Delivers `.initial`, the one place that decides to: once, from inside `observe`, after the
+    /// observation is registered (as Cocoa does), when its options ask for it and it is still active
+    /// (its object may be going away). `deliver` reads the current value and hands its change on.
+    @inlinable @inline(__always)
+    static func deliverInitial(to observation: AnyObservation, options: ObservationOptions, _ deliver: () -> Void) {
+        if options.sendsInitial, observation.isActive { deliver() }
+    }
+
+    /// Registers `observation`, a direct observation of the property whose slot is at `offset` in
+    /// `root`, and delivers `.initial` to `handler`: how every registration of a known property ends
+    /// (a token's, a controller's).
+    @inlinable
+    static func start<Root: AnyObject, Value>(
+        _ observation: DirectObservation, atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>,
+        _ handler: (Root, ObservedChange<Value>) -> Void
+    ) {
+        register(observation, atSlot: offset, of: root)
+        deliverInitial(to: observation, options: observation.options) {
+            deliverInitial(
+                of: root, at: typedKeyPath, options: observation.options, keyPath: observation.keyPath, handler)
+        }
+    }
     /// Registers the cheapest observation that is exact for `keyPath` on `root` and delivers
     /// `.initial` after registering, as Cocoa does. `@inlinable`, so that the typed functions are
     /// compiled where it is called, for the concrete `Root` and `Value`; only what the chosen route
     /// uses is allocated.
-    ///
-    /// Once a registration has shown a key path to be exactly one `@Observed` property of the root's
-    /// class, the position of its slot is known (`KeyPathResolutions`) and the direct observation is
-    /// built here and registered there. Otherwise `resolve` evaluates the key path with tracking.
     @inlinable
     static func register<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions, origin: ObservationOrigin = .token,
         onObservedDeallocated: DeallocationHook? = nil, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> AnyObservation {
-        let (interned, slotOffset) = InternedKeyPath.resolve(keyPath, rootType: type(of: root))
+        let (interned, slotOffset) = route(root, keyPath)
         let notify = TypedDirectObservation<Root, Value>.notifyFunction(options: options)
         guard let slotOffset else {
             return resolve(
@@ -28,10 +57,7 @@ enum Registration {
             options: options, keyPath: interned, onObservedDeallocated: onObservedDeallocated, handler: handler,
             notify: notify)
         if origin != .token { observation.origin = origin }
-        register(observation, atSlot: slotOffset, of: root)
-        if options.contains(.initial), observation.isActive {
-            deliverInitial(of: root, at: keyPath, options: options, keyPath: interned, handler)
-        }
+        start(observation, atSlot: slotOffset, of: root, keyPath, handler)
         return observation
     }
 
@@ -79,7 +105,7 @@ enum Registration {
                 handler: handler, notify: notify)
             observation.origin = origin
             withExtendedLifetime(list) { observation.register(in: Unmanaged.passUnretained(list)) }
-            if options.contains(.initial), observation.isActive {
+            deliverInitial(to: observation, options: options) {
                 deliverInitial(value, of: root, options: options, keyPath: keyPath, handler)
             }
             return observation
@@ -119,7 +145,7 @@ enum Registration {
         _ value: Value, of root: Root, options: ObservationOptions, keyPath: InternedKeyPath,
         _ handler: (Root, ObservedChange<Value>) -> Void
     ) {
-        handler(root, options.change(old: nil, new: value, isPrior: false, keyPath: keyPath))
+        handler(root, options.initialChange(value, keyPath: keyPath))
     }
 
     /// Registers a path observation in the lists a first evaluation found (with tracking, or by
@@ -134,7 +160,7 @@ enum Registration {
             root: root, plan: plan, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
         observation.origin = origin
         observation.register(accesses, readBy: storedPath)
-        if options.contains(.initial) { observation.deliverInitial(root, initialValue()) }
+        deliverInitial(to: observation, options: options) { observation.deliverInitial(root, initialValue()) }
         observation.endIfUnlinked()
         return observation
     }

@@ -155,7 +155,7 @@ extension DirectObservation {
             HookedDirectObservation(
                 options: options, keyPath: keyPath, handler: handler, onObservedDeallocated: onObservedDeallocated,
                 notify: notify)
-        } else if options == [.old, .new] {
+        } else if options.isDefault {
             DefaultOptionsObservation(keyPath: keyPath, handler: handler, notify: notify)
         } else {
             TypedDirectObservation(options: options, keyPath: keyPath, handler: handler, notify: notify)
@@ -169,7 +169,7 @@ extension TypedDirectObservation {
     /// default options get a function of their own, with the option tests folded away.
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
-        options == [.old, .new]
+        options.isDefault
             ? { entry, object, old, new, mutation, _ in
                 deliver(entry, object, old, new, mutation, options: [.old, .new])
             }

@@ -49,11 +49,11 @@ class ListEntry: AnyObservation, @unchecked Sendable {
 
     /// Whether the entry wants `willChange` (before the store) as well as `didChange`.
     @inlinable
-    final var wantsWillChange: Bool { options.contains(.prior) }
+    final var wantsWillChange: Bool { options.sendsPrior }
 
     init(options: ObservationOptions, countsForWillChange: Bool? = nil, notify: @escaping EntryNotification) {
         self.options = options
-        self.countsForWillChange = countsForWillChange ?? options.contains(.prior)
+        self.countsForWillChange = countsForWillChange ?? options.sendsPrior
         self.notify = notify
         super.init()
     }

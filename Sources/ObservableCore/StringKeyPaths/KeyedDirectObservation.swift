@@ -36,8 +36,8 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
         if let wordType = keyedValue.wordType {
             // Values of 8 bytes: written straight into the change, not returned and copied into it;
             // the reader takes every other type. The bytes of a value not requested are ignored.
-            let oldType = options.contains(.old) ? wordType : nil
-            let newType = options.contains(.new) && new != nil ? wordType : nil
+            let oldType = options.carriesOld ? wordType : nil
+            let newType = options.carriesNew && new != nil ? wordType : nil
             handler(
                 object,
                 KeyedChange(
@@ -49,17 +49,16 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
         handler(
             object,
             KeyedChange(
-                old: options.contains(.old) ? keyedValue(old) : .none,
-                new: options.contains(.new) ? new.map { keyedValue($0) } ?? .none : .none, isPrior: new == nil,
+                old: options.carriesOld ? keyedValue(old) : .none,
+                new: options.carriesNew ? new.map { keyedValue($0) } ?? .none : .none, isPrior: new == nil,
                 name: name))
     }
 
     /// Delivers `.initial` with `value`, the property's current value.
     func deliverInitial(_ object: Root, _ value: Any?) {
-        guard isActive else { return }
         handler(
             object,
-            KeyedChange(old: .none, new: options.contains(.new) ? KeyedValue(value) : .none, isPrior: false, name: name)
+            KeyedChange(old: .none, new: options.carriesNew ? KeyedValue(value) : .none, isPrior: false, name: name)
         )
     }
 

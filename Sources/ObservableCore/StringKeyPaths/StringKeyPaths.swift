@@ -104,7 +104,9 @@ struct StringKeyPath: Sendable {
                 onObservedDeallocated: onObservedDeallocated, handler: handler)
             observation.origin = origin
             Registration.register(observation, atSlot: property.slotOffset, of: root)
-            if options.contains(.initial) { observation.deliverInitial(root, Tracking.untracked { value(of: root) }) }
+            Registration.deliverInitial(to: observation, options: options) {
+                observation.deliverInitial(root, Tracking.untracked { value(of: root) })
+            }
             return observation
         }
         let (initial, accesses) = Tracking.evaluate { self.value(of: root) }
