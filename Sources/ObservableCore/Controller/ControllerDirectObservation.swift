@@ -20,12 +20,18 @@ final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Va
             handler: handler, notify: Self.notifyFunction(options: options))
     }
 
-    /// Registers it in the list of the slot at `offset` in `root` and delivers `.initial`, as a
-    /// token's direct observation is (`Registration.start`). Returns `nil`, the controller's sign that
-    /// the registration is itself the observation.
+    /// Registers it in the list of the slot at `offset` in `root` and delivers `.initial`, as
+    /// `Registration.start` does a token's direct observation (written out here: through `start`, the
+    /// handler's closure is not folded into the controller's registration). Returns `nil`, the
+    /// controller's sign that the registration is itself the observation.
     @inlinable
     func start(atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>) -> AnyObservation? {
-        Registration.start(self, atSlot: offset, of: root, typedKeyPath) { deliver($0, $1) }
+        Registration.register(self, atSlot: offset, of: root)
+        Registration.deliverInitial(to: self, options: options) {
+            Registration.deliverInitial(of: root, at: typedKeyPath, options: options, keyPath: keyPath) {
+                deliver($0, $1)
+            }
+        }
         return nil
     }
 

@@ -243,10 +243,14 @@ public final class ObservationController<Observer: AnyObject> {
         _ removed: ControllerRegistration?, insertedWith registration: ControllerRegistration, of object: AnyObject
     ) {
         guard let removed else { return }
-        if removed.objectOrder == registration.objectOrder {
-            Diagnostics.warnReplacedObservation(named: registration.key.description(rootType: type(of: object)))
-        }
+        if removed.objectOrder == registration.objectOrder { warnReplaced(registration, of: object) }
         removed.endChain()
+    }
+
+    /// Out of line: describing the key path is for the rare replacement, not every `observe`'s code.
+    @inline(never)
+    private func warnReplaced(_ registration: ControllerRegistration, of object: AnyObject) {
+        Diagnostics.warnReplacedObservation(named: registration.key.description(rootType: type(of: object)))
     }
 
     /// `registration`'s observed object was deallocated, ending its observation; the first of the

@@ -1,6 +1,6 @@
 /// How every observation is registered: the one funnel. `observe`, `changes(of:)` and the actor's
 /// `observe` call `register`. The controller asks `route` where its typed key path goes, and then
-/// `start`s its registration at the slot (it is its own observation) or `resolve`s it. String key
+/// registers its registration at the slot (it is its own observation) or `resolve`s it. String key
 /// paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path. Every
 /// one of them delivers `.initial` through `deliverInitial(to:options:_:)`.
 @usableFromInline
@@ -24,17 +24,18 @@ enum Registration {
     }
 
     /// Registers `observation`, a direct observation of the property whose slot is at `offset` in
-    /// `root`, and delivers `.initial` to `handler`: how every registration of a known property ends
-    /// (a token's, a controller's).
-    @inlinable
+    /// `root`, and delivers `.initial` to `handler`: how a token's registration of a known property
+    /// ends (a controller's does the same, written out).
+    @inlinable @inline(__always)
     static func start<Root: AnyObject, Value>(
         _ observation: DirectObservation, atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>,
-        _ handler: (Root, ObservedChange<Value>) -> Void
+        options: ObservationOptions, keyPath: InternedKeyPath, _ handler: (Root, ObservedChange<Value>) -> Void
     ) {
+        // The caller's `options` and `keyPath`, not the observation's fields: where they are constants
+        // the `.initial` test folds away.
         register(observation, atSlot: offset, of: root)
-        deliverInitial(to: observation, options: observation.options) {
-            deliverInitial(
-                of: root, at: typedKeyPath, options: observation.options, keyPath: observation.keyPath, handler)
+        deliverInitial(to: observation, options: options) {
+            deliverInitial(of: root, at: typedKeyPath, options: options, keyPath: keyPath, handler)
         }
     }
     /// Registers the cheapest observation that is exact for `keyPath` on `root` and delivers
@@ -57,7 +58,7 @@ enum Registration {
             options: options, keyPath: interned, onObservedDeallocated: onObservedDeallocated, handler: handler,
             notify: notify)
         if origin != .token { observation.origin = origin }
-        start(observation, atSlot: slotOffset, of: root, keyPath, handler)
+        start(observation, atSlot: slotOffset, of: root, keyPath, options: options, keyPath: interned, handler)
         return observation
     }
 
