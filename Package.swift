@@ -12,9 +12,10 @@ let package = Package(
         .library(name: "ObservableCoreTesting", targets: ["ObservableCoreTesting"]),
     ],
     dependencies: [
-        // The range `.ci/run` tests: the suite runs with the newest and with 602.0.0 (600.0.1 fails
-        // seven of the macro's expansion and diagnostic tests).
-        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0")
+        // Every release from Swift 6.0's to Swift 6.4's, so that an app using other macro packages
+        // resolves. `.ci/run` runs the suite with the newest this machine has and with 600.0.1; the
+        // workflow's Swift 6.4 job with 604.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"605.0.0")
     ],
     targets: [
         .macro(
@@ -39,6 +40,7 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),

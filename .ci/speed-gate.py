@@ -11,9 +11,13 @@ case's counts are compared with its budget in Benchmarks/speed-budgets.tsv; the 
 more than 3% above budget. A budget is lowered (`--lower`) in the commit that earns it; raising one is
 an edit that its commit message must justify.
 
-usage: .ci/speed-gate.py [--binary PATH] [--budgets PATH] [--lower]
+The budgets are counts of one toolchain's code, named in the budgets file (`# toolchain:`): another
+compiler makes other code, so with any other toolchain (or on another architecture) the gate says
+so and checks nothing; recount the budgets with `--recount` on the toolchain that is to gate.
+
+usage: .ci/speed-gate.py [--binary PATH] [--budgets PATH] [--lower | --recount]
 """
-import argparse, glob, os, subprocess, sys, tempfile
+import argparse, glob, os, platform, subprocess, sys, tempfile
 
 TOLERANCE = 1.03
 
@@ -37,9 +41,25 @@ def read_budgets(path):
     return budgets
 
 
-def write_budgets(path, budgets):
+def toolchain():
+    """This machine's toolchain as the budgets name theirs: `swift --version`'s first line, the architecture."""
+    version = subprocess.run(["swift", "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return f"{version.stdout.splitlines()[0].strip()}, {platform.machine()}"
+
+
+def budgets_toolchain(path):
+    with open(path) as lines:
+        for line in lines:
+            if line.startswith("# toolchain: "):
+                return line[len("# toolchain: "):].strip()
+    sys.exit(f"{path} names no toolchain (a '# toolchain: ' line)")
+
+
+def write_budgets(path, budgets, toolchain_line=None):
     with open(path) as lines:
         header = [line for line in lines if line.startswith("#")]
+    if toolchain_line:
+        header = [f"# toolchain: {toolchain_line}\n" if line.startswith("# toolchain: ") else line for line in header]
     with open(path, "w") as out:
         out.writelines(header)
         for case, (instructions, allocations) in budgets.items():
@@ -85,7 +105,19 @@ def main():
     parser.add_argument("--binary", default=os.path.join(root, "Benchmarks/.build/release/Benchmarks"))
     parser.add_argument("--budgets", default=os.path.join(root, "Benchmarks/speed-budgets.tsv"))
     parser.add_argument("--lower", action="store_true", help="lower each budget its case now beats")
+    parser.add_argument("--recount", action="store_true", help="replace every budget with this toolchain's counts")
     arguments = parser.parse_args()
+
+    counted_on, here = budgets_toolchain(arguments.budgets), toolchain()
+    if arguments.recount:
+        measured = measure(arguments.binary)
+        write_budgets(arguments.budgets, {case: (round(i, 1), round(a, 2)) for case, (i, a) in measured.items()}, here)
+        print(f"budgets recounted on {here}")
+        return
+    if counted_on != here:
+        print(f"speed gate not checked: its budgets were counted on {counted_on}; this is {here}.")
+        print("Counts of instructions are a compiler's code: recount them (--recount) where the gate is to run.")
+        return
 
     measured = measure(arguments.binary)
     budgets = read_budgets(arguments.budgets)

@@ -3,11 +3,12 @@ import SwiftDiagnostics
 import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 let observedMacros: [String: MacroSpec] = [
-    "Observed": MacroSpec(type: ObservedMacro.self),
+    "Observed": MacroSpec(type: ObservedMacroUnderTest.self),
     "KeyValueObservable": MacroSpec(type: KeyValueObservableMacro.self, conformances: ["KeyValueObservable"]),
     "Unobserved": MacroSpec(type: UnobservedMacro.self),
 ]
@@ -25,6 +26,24 @@ func assertObservedExpansion(
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
+) {
+    HarnessSource.$classes.withValue(HarnessSource.classes(in: source)) {
+        assertMacroExpansionReportingIssues(
+            source, expandedSource: expandedSource, diagnostics: diagnostics, applyFixIts: applyFixIts,
+            fixedSource: fixedSource, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+private func assertMacroExpansionReportingIssues(
+    _ source: String,
+    expandedSource: String,
+    diagnostics: [DiagnosticSpec],
+    applyFixIts: [String]?,
+    fixedSource: String?,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
 ) {
     assertMacroExpansion(
         source,
@@ -151,5 +170,57 @@ extension SyntaxProtocol {
             current = node.parent
         }
         return nil
+    }
+}
+
+#if canImport(SwiftSyntax601)
+typealias ObservedMacroUnderTest = ObservedMacro
+#else
+/// `@Observed` as the tests expand it with swift-syntax 600, whose test support expands the accessors
+/// of a property that has an accessor block on a copy detached from its class, so that the macro sees
+/// no lexical context (the compiler always sends one, and 601 and later do here too). This gives the
+/// accessor role the classes around the property, found in the test's source; nothing else differs.
+enum ObservedMacroUnderTest: AccessorMacro, PeerMacro {
+    static func expansion(
+        of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard context.lexicalContext.isEmpty, let basic = context as? BasicMacroExpansionContext,
+            let name = declaration.as(VariableDeclSyntax.self)?.bindings.first?.pattern.trimmedDescription,
+            let classes = HarnessSource.classes[name]
+        else { return try ObservedMacro.expansion(of: node, providingAccessorsOf: declaration, in: context) }
+        let placed = BasicMacroExpansionContext(sharingWith: basic, lexicalContext: classes)
+        return try ObservedMacro.expansion(of: node, providingAccessorsOf: declaration, in: placed)
+    }
+
+    static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        try ObservedMacro.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+#endif
+
+/// The classes around each property of the source being expanded, innermost first, by the
+/// property's name: what the compiler gives the macro as its lexical context.
+enum HarnessSource {
+    @TaskLocal static var classes: [String: [Syntax]] = [:]
+
+    static func classes(in source: String) -> [String: [Syntax]] {
+        var found: [String: [Syntax]] = [:]
+        for token in Parser.parse(source: source).tokens(viewMode: .sourceAccurate) {
+            guard let binding = token.parent?.parent?.as(PatternBindingSyntax.self),
+                token.parent?.is(IdentifierPatternSyntax.self) == true
+            else { continue }
+            var classes: [Syntax] = []
+            var node = Syntax(binding).parent
+            while let current = node {
+                if current.is(ClassDeclSyntax.self) { classes.append(current) }
+                node = current.parent
+            }
+            if !classes.isEmpty, found[token.text] == nil { found[token.text] = classes }
+        }
+        return found
     }
 }
