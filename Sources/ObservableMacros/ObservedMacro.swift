@@ -133,7 +133,7 @@ struct AccessorShape: Hashable {
     /// The accessors of this shape with placeholder names, parsed once per plugin process and then
     /// renamed for each property: parsing the accessors' source was most of an expansion's cost
     /// (with swift-syntax built for debugging, as packages build their macros), renaming tokens in a
-    /// parsed copy a fraction of it (BENCHMARKS.md, "Compile time").
+    /// parsed copy a fraction of it.
     static func templates(for shape: AccessorShape) -> [AccessorDeclSyntax] {
         if let cached = cache.withLock({ $0[shape] }) { return cached }
         let accessors = make(shape).map {

@@ -18,8 +18,8 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     // observation and everything its handler captured are freed, even while the token lives on:
     // a handler that captures the token's owner does not keep it alive past the observed object.
     //
-    // Not a `weak` reference, which allocates a side table per observation (BENCHMARKS.md, "What
-    // changed"): the token keeps the observation's memory, never its contents, and retains it only
+    // Not a `weak` reference, which allocates a side table per observation: the token keeps the
+    // observation's memory, never its contents, and retains it only
     // after claiming it (see `AnyObservation`).
     //
     // One word, so that a token stays in the smallest chunk (`PathObservationLayoutTests`): the `unowned` reference keeps the

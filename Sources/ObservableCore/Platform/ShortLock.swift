@@ -8,8 +8,8 @@ import Synchronization
 /// lock uncontended and lets the kernel boost a preempted holder of lower priority, where spinning
 /// would invert priorities. On Linux it is a compare-and-swap spin lock on inlined atomics (one atomic
 /// operation to take it, one store to give it back, where a pthread mutex costs two calls, and
-/// ThreadSanitizer sees its ordering, which it does not for `Mutex` there). It is kept because it
-/// measured faster than a pthread mutex there, contended too (BENCHMARKS.md, "The Linux `ShortLock`").
+/// ThreadSanitizer sees its ordering, which it does not for `Mutex` there); its sections are a few
+/// instructions, so it is faster than a pthread mutex there, contended too.
 struct ShortLock: ~Copyable, @unchecked Sendable {
     #if canImport(Darwin)
     private let mutex = Mutex(())

@@ -14,8 +14,8 @@ let trackingScopes = Atomic<Int>(0)
 /// Whether any thread is tracking, as an out-of-line function the optimiser is told reads nothing.
 ///
 /// Why not an inline atomic load: Swift's ARC optimiser treats an atomic instruction as a barrier, so
-/// a getter containing one retains and releases its object on every read (several times the cost of
-/// the read; BENCHMARKS.md, "What changed"). A `readnone` call is no barrier; the optimiser may
+/// a getter containing one retains and releases its object on every read, several times the cost of
+/// the read. A `readnone` call is no barrier; the optimiser may
 /// reuse its result within one function body, even hoist it out of a loop. That is sound: the only
 /// thread whose getters must see `true` is the one inside `Tracking.evaluate`, and its getters run in
 /// fresh invocations (the key path's accessors), never in a body that asked before tracking began.
