@@ -108,6 +108,13 @@ final class Thermostat {
     @Unobserved var lastReading = 0.0  // … except this one
 }
 
+/// Shown by `dump`, `Mirror` and the debugger as written: `@KeyValueObservable` writes its mirror.
+@KeyValueObservable
+final class Badge: CustomReflectable {
+    var title = "Guest"
+    var level = 1
+}
+
 /// Changed by a sensor thread and shown by a display. The app makes one thread set it at a time,
 /// which is what `@unchecked Sendable` promises.
 final class Sensor: KeyValueObservable, @unchecked Sendable {
@@ -366,6 +373,18 @@ func tour() {
     speaker.room = Room(name: "hall")
     volumeToken.cancel()
     roomToken.cancel()
+
+    section("What observes this object? And what dump shows of it")
+    let watched = Person(name: "Kim")
+    let watchers = [
+        watched.observe(\.name) { _, _ in },
+        watched.observe(\.address?.city, options: [.initial, .new]) { _, _ in },
+    ]
+    say(watched.observationsDescription.replacingOccurrences(of: "\n", with: "\n   "))
+    watchers.forEach { $0.cancel() }
+    var dumped = ""
+    dump(Badge(), to: &dumped)
+    say("dump of a Badge:\n     " + dumped.split(separator: "\n").joined(separator: "\n     "))
 
     section("Changes made on another thread, delivered on the observer's actor")
     let sensor = Sensor()
