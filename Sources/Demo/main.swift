@@ -381,7 +381,7 @@ func tour() {
         watched.observe(\.address?.city, options: [.initial, .new]) { _, _ in },
     ]
     say(watched.observationsDescription.replacingOccurrences(of: "\n", with: "\n   "))
-    watchers.forEach { $0.cancel() }
+    for watcher in watchers { watcher.cancel() }
     var dumped = ""
     dump(Badge(), to: &dumped)
     say("dump of a Badge:\n     " + dumped.split(separator: "\n").joined(separator: "\n     "))
