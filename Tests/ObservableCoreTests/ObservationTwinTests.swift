@@ -46,48 +46,48 @@ private struct TwinSide {
     let values: () -> [String]
 }
 
-private func side(_ model: TwinModel, _ children: [TwinChild]) -> TwinSide {
-    model.owner = children[0]
-    return TwinSide(
-        read: [
-            { _ = model.count }, { _ = model.name }, { _ = model.items }, { _ = model.child },
-            { _ = model.child?.leaf }, { _ = model.owner }, { _ = model.owner.leaf },
-        ],
-        operations: [
-            { model.count = $0 }, { model.name = "n\($0)" }, { model.items = Array(repeating: $0, count: abs($0) % 3) },
-            { model.child = $0 < 0 ? nil : children[$0 % 3] }, { model.child?.leaf = $0 },
-            { model.owner = children[abs($0) % 3] }, { model.owner.leaf = $0 },
-            { model.count += $0 }, { model.items.append($0) }, { model.name += $0 > 0 ? "x" : "" },
-        ],
-        values: {
-            [
-                "\(model.count)", model.name, "\(model.items)",
-                "\(model.child.map { children.firstIndex(of: $0)! } ?? -1)",
-                "\(model.child?.leaf ?? -1)", "\(children.firstIndex(of: model.owner)!)",
-                "\(children.map(\.leaf))",
-            ]
-        })
+/// What the twins share, so that one function makes the operations of either.
+private protocol TwinShape: AnyObject {
+    associatedtype Child: AnyObject & Equatable
+    var count: Int { get set }
+    var name: String { get set }
+    var items: [Int] { get set }
+    var child: Child? { get set }
+    var owner: Child { get set }
+    static func leaf(of child: Child) -> Int
+    static func setLeaf(of child: Child, to value: Int)
 }
 
-private func side(_ model: KVTwinModel, _ children: [KVTwinChild]) -> TwinSide {
+extension TwinModel: TwinShape {
+    static func leaf(of child: TwinChild) -> Int { child.leaf }
+    static func setLeaf(of child: TwinChild, to value: Int) { child.leaf = value }
+}
+
+extension KVTwinModel: TwinShape {
+    static func leaf(of child: KVTwinChild) -> Int { child.leaf }
+    static func setLeaf(of child: KVTwinChild, to value: Int) { child.leaf = value }
+}
+
+private func side<Model: TwinShape>(_ model: Model, _ children: [Model.Child]) -> TwinSide {
     model.owner = children[0]
     return TwinSide(
         read: [
             { _ = model.count }, { _ = model.name }, { _ = model.items }, { _ = model.child },
-            { _ = model.child?.leaf }, { _ = model.owner }, { _ = model.owner.leaf },
+            { _ = model.child.map(Model.leaf) }, { _ = model.owner }, { _ = Model.leaf(of: model.owner) },
         ],
         operations: [
             { model.count = $0 }, { model.name = "n\($0)" }, { model.items = Array(repeating: $0, count: abs($0) % 3) },
-            { model.child = $0 < 0 ? nil : children[$0 % 3] }, { model.child?.leaf = $0 },
-            { model.owner = children[abs($0) % 3] }, { model.owner.leaf = $0 },
+            { model.child = $0 < 0 ? nil : children[$0 % 3] },
+            { value in model.child.map { Model.setLeaf(of: $0, to: value) } },
+            { model.owner = children[abs($0) % 3] }, { Model.setLeaf(of: model.owner, to: $0) },
             { model.count += $0 }, { model.items.append($0) }, { model.name += $0 > 0 ? "x" : "" },
         ],
         values: {
             [
                 "\(model.count)", model.name, "\(model.items)",
                 "\(model.child.map { children.firstIndex(of: $0)! } ?? -1)",
-                "\(model.child?.leaf ?? -1)", "\(children.firstIndex(of: model.owner)!)",
-                "\(children.map(\.leaf))",
+                "\(model.child.map(Model.leaf) ?? -1)", "\(children.firstIndex(of: model.owner)!)",
+                "\(children.map(Model.leaf))",
             ]
         })
 }
