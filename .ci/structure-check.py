@@ -9,8 +9,8 @@ literals aside). Run from the repository root: `.ci/structure-check.py`.
 import glob, os, re, sys
 
 ROOT = 'Sources/ObservableCore'
-ROOMS = ['Platform', 'Change', 'Property', 'NestedPaths', 'Observing', 'StringKeyPaths', 'Controller', 'Async', 'Interop',
-          'Debugging']
+ROOMS = ['Platform', 'Change', 'Property', 'NestedPaths', 'Observing', 'StringKeyPaths', 'ObjectObservation',
+         'Controller', 'Async', 'Interop', 'Debugging']
 
 DECL = re.compile(
     r'^(?:@[\w(), :.*"=-]+\s+)*(?:(?:public|internal|private|fileprivate|open|final|indirect|nonisolated'

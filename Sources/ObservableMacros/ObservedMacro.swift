@@ -253,7 +253,9 @@ struct AccessorShape: Hashable {
                         return
                     }
                     \(raw: withMutation) {
-                        let \(change) = \(slot).willSet(self, \(value))
+                        let \(change) = \(slot).willSet(self, \(value)) {
+                            \\.\(names.property)
+                        }
                         \(value) = newValue
                         \(slot).didSet(self, \(change), \(value))
                     }
@@ -267,7 +269,9 @@ struct AccessorShape: Hashable {
                         \(value) = newValue
                         return
                     }
-                    let \(change) = \(slot).willSet(self, \(value))
+                    let \(change) = \(slot).willSet(self, \(value)) {
+                        \\.\(names.property)
+                    }
                     \(value) = newValue
                     \(slot).didSet(self, \(change), \(value))
                 }
@@ -285,7 +289,9 @@ struct AccessorShape: Hashable {
                         yield &\(value)
                         return
                     }
-                    let \(change) = \(slot).willSet(self, \(value))
+                    let \(change) = \(slot).willSet(self, \(value)) {
+                        \\.\(names.property)
+                    }
                     defer {
                         \(slot).\(didMutate)(self, \(change), \(value))
                     }

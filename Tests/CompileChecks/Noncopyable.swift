@@ -1,9 +1,10 @@
 // expect-error: '@Observed' requires a copyable type
 // expect-error: instance method 'access(_:_:chained:)' requires that 'Handle' conform to 'Copyable'
-// The compiler adds one error of its own beside ours: "instance method 'access(_:_:chained:)' requires
-// that 'Handle' conform to 'Copyable'", from the getter's key path. Swift cannot form a key path to a
-// noncopyable value, so no overload can take it, and the macro cannot tell from `= Handle()` that the
-// type is noncopyable. All five point at the `@Observed` line.
+// expect-error: key path cannot refer to noncopyable type 'Handle'
+// The compiler adds errors of its own beside ours, from the key paths the accessors form (the
+// getter's to report reads, the setter's to name the property to a whole-object observation):
+// Swift cannot form a key path to a noncopyable value, so no overload can take one, and the macro
+// cannot tell from `= Handle()` that the type is noncopyable. All point at the `@Observed` line.
 import ObservableCore
 
 struct Handle: ~Copyable {

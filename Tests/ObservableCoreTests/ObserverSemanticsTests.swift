@@ -104,7 +104,7 @@ struct ObserverSemanticsTests {
     }
 
     @Test(
-        "random operations: the @Observed twin logs, stores and reads what the plain twin does, and notifies once per setter run",
+        "random operations: the @Observed twin logs, stores and reads what the plain twin does, and notifies once per setter run; one observation of the whole object hears what the properties' own do",
         arguments: [UInt64(1), 2, 3, 17, 1_000])
     func randomTwins(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
@@ -112,23 +112,33 @@ struct ObserverSemanticsTests {
         let observed = ObservedShapes()
         // What each observation of the observed twin heard, per property: (old, new).
         let heard = Locked<[String: [(Int?, Int?)]]>([:])
+        // Every change in the order heard: by the properties' observations, and by one of the whole object.
+        let inOrder = Locked<[String]>([])
+        let wholeInOrder = Locked<[String]>([])
         var tokens: [ObservationToken] = []
         for property in shapeProperties {
             let name = property.name
+            func record(_ old: Int?, _ new: Int?) {
+                heard.withLock { $0[name, default: []].append((old, new)) }
+                inOrder.withLock {
+                    $0.append("\(name) \(old.map(String.init) ?? "nil")->\(new.map(String.init) ?? "nil")")
+                }
+            }
             if let keyPath = property.keyPath {
-                tokens.append(
-                    observed.observe(keyPath) { _, change in
-                        heard.withLock { $0[name, default: []].append((change.oldValue, change.newValue)) }
-                    })
+                tokens.append(observed.observe(keyPath) { _, change in record(change.oldValue, change.newValue) })
             } else {
                 tokens.append(
                     observed.observe(\.shorthand) { _, change in
-                        heard.withLock {
-                            $0[name, default: []].append((change.oldValue ?? nil, change.newValue ?? nil))
-                        }
+                        record(change.oldValue ?? nil, change.newValue ?? nil)
                     })
             }
         }
+        tokens.append(
+            observed.observeProperties { _, change in
+                let old = change.oldValue(as: Int.self).map(String.init) ?? "nil"
+                let new = change.newValue(as: Int.self).map(String.init) ?? "nil"
+                wholeInOrder.withLock { $0.append("\(change.name) \(old)->\(new)") }
+            })
         var setterRuns = 0
         for step in 0..<400 {
             let property = shapeProperties[Int.random(in: 0..<shapeProperties.count, using: &random)]
@@ -159,6 +169,7 @@ struct ObserverSemanticsTests {
         }
         let all = heard.withLock { $0 }
         #expect(all.values.map(\.count).reduce(0, +) == setterRuns)
+        #expect(wholeInOrder.withLock { $0 } == inOrder.withLock { $0 }, "seed \(seed)")
         // Each property's changes chain up, and the last one carries the current value.
         for property in shapeProperties {
             let changes = all[property.name] ?? []

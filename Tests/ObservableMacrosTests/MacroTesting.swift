@@ -112,7 +112,9 @@ func observedAccessors(
                         _\(name) = newValue
                         return
                     }
-                    let \(change) = _$\(name).willSet(self, _\(name))
+                    let \(change) = _$\(name).willSet(self, _\(name)) {
+                        \\.\(name)
+                    }
                     _\(name) = newValue
                     _$\(name).didSet(self, \(change), _\(name))
                 }
@@ -124,7 +126,9 @@ func observedAccessors(
                         yield &_\(name)
                         return
                     }
-                    let \(change) = _$\(name).willSet(self, _\(name))
+                    let \(change) = _$\(name).willSet(self, _\(name)) {
+                        \\.\(name)
+                    }
                     defer {
                         _$\(name).\(didMutate)(self, \(change), _\(name))
                     }

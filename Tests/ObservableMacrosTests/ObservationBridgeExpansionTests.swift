@@ -37,7 +37,9 @@ struct ObservationBridgeExpansionTests {
                                 return
                             }
                             _$observationRegistrar_volume.withMutation(of: self, keyPath: \.volume) {
-                                let __macro_local_6changefMu_ = _$volume.willSet(self, _volume)
+                                let __macro_local_6changefMu_ = _$volume.willSet(self, _volume) {
+                                    \.volume
+                                }
                                 _volume = newValue
                                 _$volume.didSet(self, __macro_local_6changefMu_, _volume)
                             }
@@ -52,7 +54,9 @@ struct ObservationBridgeExpansionTests {
                                 yield &_volume
                                 return
                             }
-                            let __macro_local_6changefMu_ = _$volume.willSet(self, _volume)
+                            let __macro_local_6changefMu_ = _$volume.willSet(self, _volume) {
+                                \.volume
+                            }
                             defer {
                                 _$volume.didMutate(self, __macro_local_6changefMu_, _volume)
                             }

@@ -207,7 +207,9 @@ struct ObservedExpansionTests {
                                 _default = newValue
                                 return
                             }
-                            let __macro_local_6changefMu_ = _$default.willSet(self, _default)
+                            let __macro_local_6changefMu_ = _$default.willSet(self, _default) {
+                                \\.`default`
+                            }
                             _default = newValue
                             _$default.didSet(self, __macro_local_6changefMu_, _default)
                         }
@@ -216,7 +218,9 @@ struct ObservedExpansionTests {
                                 yield &_default
                                 return
                             }
-                            let __macro_local_6changefMu_ = _$default.willSet(self, _default)
+                            let __macro_local_6changefMu_ = _$default.willSet(self, _default) {
+                                \\.`default`
+                            }
                             defer {
                                 _$default.didMutate(self, __macro_local_6changefMu_, _default)
                             }
@@ -663,7 +667,9 @@ struct ObservedExpansionTests {
                                 _name = newValue
                                 return
                             }
-                            let __macro_local_6changefMu_ = _$name.willSet(self, _name)
+                            let __macro_local_6changefMu_ = _$name.willSet(self, _name) {
+                                \\.name
+                            }
                             _name = newValue
                             _$name.didSet(self, __macro_local_6changefMu_, _name)
                         }
@@ -750,7 +756,9 @@ struct ObservedExpansionTests {
                                 return
                             }
                             _$observationRegistrar_text.withMutation(of: self, keyPath: \\.text) {
-                                let __macro_local_6changefMu_ = _$text.willSet(self, super.text)
+                                let __macro_local_6changefMu_ = _$text.willSet(self, super.text) {
+                                    \\.text
+                                }
                                 super.text = newValue
                                 _$text.didSet(self, __macro_local_6changefMu_, super.text)
                             }

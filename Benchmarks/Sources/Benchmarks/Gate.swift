@@ -59,6 +59,9 @@ let gateCases = [
         id: "observe + cancel, string key path", group: "string key path: observe + cancel",
         name: Name.observed + " \"value\" token", iterations: 2_000),
     GateCase(
+        id: "whole object set, newValue(as:)", group: "whole object: set, 1 observer", name: Name.wholeObject,
+        iterations: 10_000),
+    GateCase(
         id: "changes(of:), setting thread", group: "async sequence: per change",
         name: Name.observed + " changes(of: \\.value), the setting", iterations: 10_000),
 ]

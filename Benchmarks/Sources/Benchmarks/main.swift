@@ -33,6 +33,7 @@ let benchmarks =
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()
     + stringKeyPathBenchmarks()
+    + objectObservationBenchmarks()
     + changeSequenceBenchmarks()
     + bridgeBenchmarks()
     + subclassBenchmarks()
@@ -197,6 +198,14 @@ if let nested = result("observe + cancel", Name.observed + " \\.child?.leaf"),
     check(
         "nested observe + cancel ≤ 0.5× Observation's track-and-end of the path", formatRatio(nested / observation),
         nested / observation <= 0.5)
+}
+// DESIGN.md: a set heard by an observation of the whole object ≈ a set with one ordinary observer.
+if let whole = result("whole object: set, 1 observer", Name.wholeObject),
+    let ordinary = result("whole object: set, 1 observer", Name.observed + " observe(")
+{
+    check(
+        "whole-object set ≤ 1.3× a set with one ordinary observer", formatRatio(whole / ordinary),
+        whole / ordinary <= 1.3)
 }
 if let typed = result("string key path: set, 1 observer", Name.observed + " \\.value"),
     let string = result("string key path: set, 1 observer", Name.observed + " \"value\"")

@@ -13,7 +13,8 @@ enum ObservationListing {
             guard let list = ListSlot.at(offset, in: object).pointee.existingObservers() else { continue }
             let name = fields.slotName(atOffset: offset) ?? "?"
             for entry in list.entries(of: ListEntry.self) where entry.isActive {
-                let observation: AnyObservation = (entry as? PathLink)?.observation ?? entry
+                let observation: AnyObservation =
+                    (entry as? PathLink)?.observation ?? (entry as? PropertyEntry)?.observation ?? entry
                 guard observation.isActive, let summary = observation.summary() else { continue }
                 let id = ObjectIdentifier(observation)
                 if found[id] == nil {
@@ -24,6 +25,7 @@ enum ObservationListing {
             }
         }
         let lines = order.compactMap { found[$0] }.map { summary, reads in
+            if summary.isWholeObject { return "  every property \(summary.options) \(summary.origin)" }
             var line =
                 "  "
                 + describe(

@@ -19,6 +19,16 @@ enum Diagnostics {
             """)
     }
 
+    /// `observeProperties` was called on an object with no `@Observed` property: the observation
+    /// can never notify. Its token is inactive from the start; debug builds also say so.
+    static func warnNoObservedProperties(_ type: Any.Type) {
+        report(
+            """
+            observing the properties of a \(type) can never notify: it has no @Observed property. \
+            Mark its stored properties @Observed, or the class @KeyValueObservable.
+            """)
+    }
+
     /// `observe` was given a key path with a force unwrap (`\.maybe!.name`): nothing is observed,
     /// since the library would evaluate it after changes, and it traps once the optional is `nil`.
     /// Its token is inactive from the start; debug builds also say so on standard error.

@@ -81,6 +81,7 @@ enum ManualChanges {
         let (value, accesses) = Tracking.evaluate(root, keyPath)
         let pending: PendingManualChange
         if let list = accesses.directList(of: root, keyPath) {
+            if list.awaitsPropertyKey { list.learn(TypedObservedPropertyKey(keyPath)) }
             let entries = list.retainedEntries()
             if let entries, entries.notifiesWillChange {
                 entries.withRun { $0.deliverWillChange(root, oldValue: value) }

@@ -1,8 +1,9 @@
 /// How every observation is registered: the one funnel. `observe`, `changes(of:)` and the actor's
 /// `observe` call `register`. The controller asks `route` where its typed key path goes, and then
 /// registers its registration at the slot (it is its own observation) or `resolve`s it. String key
-/// paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path. Every
-/// one of them delivers `.initial` through `deliverInitial(to:options:_:)`.
+/// paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path; an
+/// observation of a whole object adds its entries at `add(_:atSlot:of:awaitingKey:)`. Every one of
+/// them delivers `.initial` through `deliverInitial(to:options:_:)`.
 @usableFromInline
 enum Registration {
     /// Where a registration of `keyPath` on `root` goes: the property's slot when a registration has
@@ -68,6 +69,18 @@ enum Registration {
     static func register(_ observation: DirectObservation, atSlot offset: Int, of root: AnyObject) {
         // `root`, which the caller holds, owns the slot and the slot the list.
         observation.register(in: ListSlot.at(offset, in: root).pointee.unretainedObservers())
+    }
+
+    /// Adds `entry`, one entry of an observation of a whole object, to the list of the slot at
+    /// `offset` in `root`, which the caller keeps alive; `awaitingKey`: the entry needs the
+    /// property's key (see `ObservedPropertyKey`). Returns the list, retained, or `nil` when the
+    /// object is being deallocated.
+    static func add(
+        _ entry: ListEntry, atSlot offset: Int, of root: AnyObject, awaitingKey: Bool
+    ) -> Unmanaged<ObserverList>? {
+        let list = ListSlot.at(offset, in: root).pointee.unretainedObservers()
+        guard list._withUnsafeGuaranteedRef({ $0.add(entry, awaitingKey: awaitingKey) }) else { return nil }
+        return list.retain()
     }
 
     /// The first registration of `keyPath` on `root`'s class, or a path: evaluates it with tracking.

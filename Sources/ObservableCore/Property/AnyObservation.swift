@@ -129,5 +129,7 @@ struct ObservationSummary {
     let isPath: Bool
     /// A path's root, while it lives: its identity and class, without keeping it alive.
     let root: (id: ObjectIdentifier, type: AnyClass)?
+    /// Every `@Observed` property of the object, not one key path (`keyPath` means nothing then).
+    var isWholeObject = false
 
 }

@@ -60,4 +60,8 @@ class ListEntry: AnyObservation, @unchecked Sendable {
 
     /// The observed instance was deallocated; the list has already dropped this entry.
     func listEnded() {}
+
+    /// The property's key, for an entry that waits for it (see `ObserverList.learn`); under the
+    /// list's lock, so it only stores it.
+    func learn(_ key: ObservedPropertyKey) {}
 }

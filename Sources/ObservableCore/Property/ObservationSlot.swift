@@ -10,7 +10,7 @@ import Synchronization
 /// }
 /// set {
 ///     guard _$name.isObserved else { _name = newValue; return }
-///     let change = _$name.willSet(self, _name)
+///     let change = _$name.willSet(self, _name) { \.name }
 ///     _name = newValue
 ///     _$name.didSet(self, change, _name)
 /// }
@@ -99,9 +99,12 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     }
 
     // A noncopyable property type gets these instead, so that the build fails saying why. (The
-    // getter's key path, which Swift refuses for a noncopyable type, adds the compiler's own error.)
+    // key paths of the getter and the setter, which Swift refuses for a noncopyable type, add the
+    // compiler's own errors.)
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
-    public func willSet<Value: ~Copyable>(_ object: AnyObject, _ oldValue: borrowing Value) -> PendingChange<Int>? {
+    public func willSet<Object: AnyObject, Value: ~Copyable>(
+        _ object: Object, _ oldValue: borrowing Value, _ keyPath: () -> PartialKeyPath<Object>
+    ) -> PendingChange<Int>? {
         nil
     }
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
@@ -115,10 +118,16 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
 
     /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it.
     /// Returns `nil` when nobody observes the property. Specialised in the caller's module.
+    ///
+    /// `keyPath` names the property (`{ \.name }`), formed in the setter, where forming it is
+    /// allowed whatever the class's isolation; it is called only when an observation of the whole
+    /// object waits to learn it (see `ObservedPropertyKey`).
     @inlinable
-    public func willSet<Value>(_ object: AnyObject, _ oldValue: Value) -> PendingChange<Value>? {
+    public func willSet<Object: AnyObject, Value>(
+        _ object: Object, _ oldValue: Value, _ keyPath: () -> KeyPath<Object, Value>
+    ) -> PendingChange<Value>? {
         guard let snapshot = snapshot() else { return nil }
-        if snapshot.notifiesWillChange { snapshot.deliverWillChange(object, oldValue: oldValue) }
+        if snapshot.notifiesWillChange { snapshot.deliverWillChange(object, oldValue: oldValue, keyPath) }
         return PendingChange(snapshot: snapshot, oldValue: oldValue)
     }
 

@@ -25,6 +25,10 @@ final class ObserverList: @unchecked Sendable {
     @usableFromInline let published: Atomic<UnsafeMutableRawPointer>
     /// Observations in the list (entries, not holes): a set with none returns at once.
     @usableFromInline let liveCount = Atomic<Int>(0)
+    /// Whether an entry waits to learn the property's key (see `ObservedPropertyKey`). While one
+    /// does, the table counts one more in its `willChangeCount`, so that a set runs the `willChange`
+    /// pass, which passes the key to `learn` before anything is delivered. Written under `lock`.
+    @usableFromInline let awaitingKey = Atomic<Bool>(false)
     // Guarded by `lock`, so the run-time exclusivity checks Swift would add are off.
     @exclusivity(unchecked) private var table: EntryTable
     @exclusivity(unchecked) private var retired: [EntryTable] = []
@@ -141,18 +145,26 @@ final class ObserverList: @unchecked Sendable {
     /// for the next observation. `table` is the list's own, unpublished or not read.
     private static func shrinkIfEmpty(_ table: inout EntryTable) {
         guard table.count == 0, table.capacity > 16 else { return }
+        // With no entries, what is left counted is the list's own wait for its key.
+        let willChangeCount = table.willChangeCount
         table.deallocate()
         table = EntryTable.allocate(capacity: 4)
+        table.willChangeCount = willChangeCount
     }
 
     /// Adds `entry` at the end; `false` (and nothing added) if the instance is being deallocated.
-    func add(_ entry: ListEntry) -> Bool {
+    /// `awaitingKey`: the entry needs the property's key before its first notification (`learn`).
+    func add(_ entry: ListEntry, awaitingKey awaits: Bool = false) -> Bool {
         let (added, freed): (Bool, FreedTables) = lock.withLock {
             if isEnded { return (false, nil) }
             return change(minimumCapacity: table.count + 1) { table in
                 entry.index = table.count
                 table.append(entry)
                 if entry.countsForWillChange { table.willChangeCount += 1 }
+                if awaits, !awaitingKey.load(ordering: .relaxed) {
+                    awaitingKey.store(true, ordering: .relaxed)
+                    table.willChangeCount += 1
+                }
                 // Written under the lock only: no read-modify-write needed.
                 liveCount.store(liveCount.load(ordering: .relaxed) + 1, ordering: .relaxed)
                 return true
@@ -186,6 +198,27 @@ final class ObserverList: @unchecked Sendable {
         Self.destroy(freed)
         // Possibly the last reference to the entry and to what its handler captured: after the lock.
         removed?.release()
+    }
+
+    /// Whether an entry waits for the property's key: a set's `willChange` pass then passes it to
+    /// `learn`. Read without the lock (`learn` looks again under it).
+    @inlinable
+    var awaitsPropertyKey: Bool { awaitingKey.load(ordering: .relaxed) }
+
+    /// Hands the property's key to every entry (they keep the first they are given) and stops
+    /// awaiting it. Under the lock, so that an entry added meanwhile either is handed it or keeps
+    /// the list awaiting; the entries' `learn` only stores it.
+    @usableFromInline @inline(never)
+    func learn(_ key: ObservedPropertyKey) {
+        let freed: FreedTables = lock.withLock {
+            guard awaitingKey.load(ordering: .relaxed), !isEnded else { return nil }
+            awaitingKey.store(false, ordering: .relaxed)
+            for index in 0..<table.count {
+                table[index]?._withUnsafeGuaranteedRef { $0.learn(key) }
+            }
+            return change(minimumCapacity: 0) { table in table.willChangeCount -= 1 }.1
+        }
+        Self.destroy(freed)
     }
 
     /// Counts `entry`, which wants `willChange`, in the table's `willChangeCount` or not: a set that

@@ -100,9 +100,15 @@ struct SetSnapshot {
         self.notifiesWillChange = notifiesWillChange
     }
 
-    /// Delivers `.prior` to the entries that asked for it. Specialised in the caller's module.
+    /// Delivers `.prior` to the entries that asked for it, after teaching the list the property's
+    /// key if an entry waits for it. Specialised in the caller's module.
     @inlinable
-    func deliverWillChange<Value>(_ object: AnyObject, oldValue: Value) {
+    func deliverWillChange<Object: AnyObject, Value>(
+        _ object: Object, oldValue: Value, _ keyPath: () -> KeyPath<Object, Value>
+    ) {
+        list._withUnsafeGuaranteedRef { list in
+            if list.awaitsPropertyKey { list.learn(TypedObservedPropertyKey(keyPath())) }
+        }
         run.deliverWillChange(object, oldValue: oldValue)
     }
 

@@ -45,6 +45,13 @@ struct KeyedValueReader {
         read(value)
     }
 
+    /// Reads `value` as `callAsFunction` does, a value of 8 bytes without a call.
+    @inline(__always)
+    func kept(_ value: BorrowedValue) -> KeyedValue {
+        if let wordType { return KeyedValue(wordType, bytes: (Self.word(value), 0)) }
+        return read(value)
+    }
+
     /// The 8 bytes of `value`, of a type that is a reader's `wordType`.
     @inline(__always)
     static func word(_ value: BorrowedValue) -> UInt64 {

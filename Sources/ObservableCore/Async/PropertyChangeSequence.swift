@@ -1,0 +1,79 @@
+extension KeyValueObservable {
+    /// The changes of every `@Observed` property of this object, as an asynchronous sequence: which
+    /// property changed, and how.
+    ///
+    /// ```swift
+    /// for await changed in document.propertyChanges(bufferingPolicy: .bufferingNewest(1)) {
+    ///     try await save(document)   // autosave: one save per burst of edits at most
+    /// }
+    /// ```
+    ///
+    /// Each iteration observes from the moment it starts, as
+    /// ``observeProperties(options:_:)`` does: every set is one element. The elements carry no
+    /// values, which need not be `Sendable` and would cross from the setting thread to the iterating
+    /// task; read them from the object, or observe with a handler. The sequence ends when this
+    /// object is deallocated (after the elements already buffered), when the iterating task is
+    /// cancelled, or when the loop is left; buffering is that of
+    /// ``changes(of:options:bufferingPolicy:)``.
+    ///
+    /// - Parameter bufferingPolicy: What happens to changes the iterating task has not consumed yet.
+    public func propertyChanges(
+        bufferingPolicy: PropertyChangeSequence<Self>.BufferingPolicy = .unbounded
+    ) -> PropertyChangeSequence<Self> {
+        PropertyChangeSequence(root: self, bufferingPolicy: bufferingPolicy)
+    }
+}
+
+/// The asynchronous sequence returned by ``KeyValueObservable/propertyChanges(bufferingPolicy:)``.
+public struct PropertyChangeSequence<Root: KeyValueObservable>: AsyncSequence {
+    /// Each element is one change: the property, and the kind of change.
+    public typealias Element = ChangedProperty
+    /// The sequence never throws: it ends when the observed object is deallocated or the task is cancelled.
+    public typealias Failure = Never
+    /// What happens to changes not consumed yet: `AsyncStream`'s policies.
+    public typealias BufferingPolicy = AsyncStream<ChangedProperty>.Continuation.BufferingPolicy
+
+    private weak var root: Root?
+    private let bufferingPolicy: BufferingPolicy
+
+    init(root: Root, bufferingPolicy: BufferingPolicy) {
+        self.root = root
+        self.bufferingPolicy = bufferingPolicy
+    }
+
+    /// Starts observing; the observation lasts as long as the iteration.
+    public func makeAsyncIterator() -> Iterator {
+        let buffer = ChangeBuffer<Element>(bufferingPolicy)
+        guard let root else {
+            buffer.finish()
+            return Iterator(ChangeIteration(buffer: buffer, token: nil))
+        }
+        let observation = ObjectObservations.register(
+            root, options: [], origin: .sequence, onObservedDeallocated: { buffer.finish() }
+        ) { _, change in
+            buffer.yield(ChangedProperty(change))
+        }
+        if !observation.isActive { buffer.finish() }
+        return Iterator(ChangeIteration(buffer: buffer, token: ObservationToken(observation)))
+    }
+
+    /// Iterates the changes; see ``KeyValueObservable/propertyChanges(bufferingPolicy:)``.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let iteration: ChangeIteration<Element>
+
+        init(_ iteration: ChangeIteration<Element>) {
+            self.iteration = iteration
+        }
+
+        /// The next change, or `nil` once the observed object is deallocated or the task is cancelled.
+        public mutating func next() async -> Element? {
+            await iteration.next(isolation: nil)
+        }
+
+        /// The next change, resuming on `actor`; `nil` once the observed object is deallocated or the
+        /// task is cancelled.
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            await iteration.next(isolation: actor)
+        }
+    }
+}

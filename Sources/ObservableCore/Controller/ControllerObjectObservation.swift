@@ -1,0 +1,59 @@
+/// Observing every property of an object through a controller, as a token does with
+/// `observeProperties`.
+extension ObservationController {
+    /// Observes every `@Observed` property of `object`, as
+    /// ``KeyValueObservable/observeProperties(options:_:)`` does for a token, calling `handler`
+    /// with the observer, the object and the change.
+    ///
+    /// ```swift
+    /// observations.observeProperties(of: document) { editor, document, change in
+    ///     editor.markEdited(change.name)
+    /// }
+    /// ```
+    ///
+    /// One such observation per object: observing again replaces it. It is apart from the
+    /// observations of the object's key paths, which it neither replaces nor is replaced by.
+    public func observeProperties<Object: KeyValueObservable>(
+        of object: Object,
+        options: PropertyObservationOptions = [.old, .new],
+        _ handler: @escaping (Observer, Object, PropertyChange) -> Void
+    ) {
+        let registration = ControllerHandler(
+            objectID: ObjectIdentifier(object), stringKey: nil,
+            keyPath: InternedKeyPath(ControllerKey.everyPropertyKeyPath), options: options.observationOptions,
+            observer: observerReference, handler: handler)
+        register(object, registration) {
+            ObjectObservations.register(
+                object, options: options, origin: .controller, onObservedDeallocated: registration.deallocationHook
+            ) { object, change in
+                registration.deliver(object, change)
+            }
+        }
+    }
+
+    /// Observes every `@Observed` property of `object`, calling a method of the observer.
+    ///
+    /// ```swift
+    /// observations.observeProperties(of: document, action: Editor.documentDidChange)
+    /// ```
+    public func observeProperties<Object: KeyValueObservable>(
+        of object: Object,
+        options: PropertyObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, PropertyChange) -> Void
+    ) {
+        observeProperties(of: object, options: options) { observer, object, change in
+            action(observer)(object, change)
+        }
+    }
+
+    /// Ends the observation of every property of `object`, if there is one; its key paths'
+    /// observations stay.
+    public func unobserveProperties(of object: AnyObject) {
+        unobserve(object, .everyProperty)
+    }
+
+    /// Whether the controller has a live observation of every property of `object`.
+    public func isObservingProperties(of object: AnyObject) -> Bool {
+        isObserving(object, .everyProperty)
+    }
+}

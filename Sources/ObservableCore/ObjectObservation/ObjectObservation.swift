@@ -1,0 +1,187 @@
+/// An observation of every `@Observed` property of one object
+/// (``KeyValueObservable/observeProperties(options:_:)``): one entry in each property's list
+/// (`PropertyEntry`), all handing their changes to this observation's handler.
+///
+/// The lists own the entries and the entries own the observation, as a direct observation is owned
+/// by its list; the observation holds its entries until it ends (cancelled, or its object
+/// deallocated), and then lets them go.
+final class ObjectObservation: AnyObservation, @unchecked Sendable {
+    private let options: ObservationOptions
+    private let handler: (AnyObject, PropertyChange) -> Void
+    private let onObservedDeallocated: DeallocationHook?
+    /// The object's type, for descriptions.
+    private let objectType: AnyClass
+    /// Guards `entries`; its sections call no user code.
+    private let lock = ShortLock()
+    /// The entries, until the observation ends. Guarded by `lock`, so Swift's run-time exclusivity
+    /// checks are off.
+    @exclusivity(unchecked) private var entries: [PropertyEntry] = []
+
+    init(
+        of object: AnyObject, options: ObservationOptions, origin: ObservationOrigin,
+        onObservedDeallocated: DeallocationHook?, handler: @escaping (AnyObject, PropertyChange) -> Void
+    ) {
+        self.options = options
+        self.handler = handler
+        self.onObservedDeallocated = onObservedDeallocated
+        self.objectType = type(of: object)
+        super.init()
+        self.origin = origin
+    }
+
+    /// Registers an entry in the list of each `@Observed` property of `object`, which the caller
+    /// keeps alive. An object with none, or one being deallocated, is not observed: the observation
+    /// ends at once.
+    func register(_ object: AnyObject) {
+        let properties = ObjectProperties.of(type(of: object))
+        guard !properties.isEmpty else {
+            Diagnostics.warnNoObservedProperties(type(of: object))
+            _ = claimEnd()
+            return
+        }
+        let made = properties.map { PropertyEntry(observation: self, property: $0, options: options) }
+        lock.withLock { entries = made }
+        for entry in made where !entry.register(in: object) {
+            end()
+            return
+        }
+    }
+
+    /// Hands a change of `property` of `object` to the handler.
+    @inline(__always)
+    func deliver(
+        _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
+        _ mutation: CollectionMutation?
+    ) {
+        guard isActive else { return }
+        property._withUnsafeGuaranteedRef { property in
+            // A value of 8 bytes set (the common case): its bytes written straight into the change,
+            // made here so that the compiler sees it holds no reference to release afterwards.
+            if let new, mutation == nil, let wordType = property.reader.wordType {
+                handler(
+                    object,
+                    PropertyChange(
+                        kind: .setting, isPrior: false, property: Unmanaged.passUnretained(property), mutation: nil,
+                        old: KeyedValue(options.carriesOld ? wordType : nil, bytes: (KeyedValueReader.word(old), 0)),
+                        new: KeyedValue(options.carriesNew ? wordType : nil, bytes: (KeyedValueReader.word(new), 0))))
+                return
+            }
+            deliverKept(object, property, old, new, mutation)
+        }
+    }
+
+    /// `deliver` for any other value, or a notification before the store, or a collection's mutation.
+    @inline(never)
+    private func deliverKept(
+        _ object: AnyObject, _ property: ObjectProperty, _ old: BorrowedValue, _ new: BorrowedValue?,
+        _ mutation: CollectionMutation?
+    ) {
+        let reader = property.reader
+        let oldValue = options.carriesOld ? reader.kept(old) : .none
+        guard let new else {
+            handler(
+                object,
+                PropertyChange(
+                    kind: .setting, isPrior: true, property: Unmanaged.passUnretained(property), mutation: nil,
+                    old: oldValue, new: .none))
+            return
+        }
+        handler(
+            object,
+            PropertyChange(
+                kind: mutation?.kind ?? .setting, isPrior: false, property: Unmanaged.passUnretained(property),
+                mutation: mutation, old: oldValue, new: options.carriesNew ? reader.kept(new) : .none))
+    }
+
+    /// The object was deallocated (one of its lists ended: the others end with it).
+    func objectEnded() {
+        if end() { onObservedDeallocated?() }
+    }
+
+    override func didCancel() {
+        for entry in takeEntries() { entry.unregister() }
+    }
+
+    /// Ends the observation once; `true` for the call that ended it. The entries are let go after
+    /// it has ended (see `AnyObservation` for why that order matters).
+    @discardableResult
+    private func end() -> Bool {
+        guard claimEnd() else { return false }
+        for entry in takeEntries() { entry.unregister() }
+        return true
+    }
+
+    private func takeEntries() -> [PropertyEntry] {
+        lock.withLock {
+            var taken: [PropertyEntry] = []
+            swap(&taken, &entries)
+            return taken
+        }
+    }
+
+    override func summary() -> ObservationSummary? {
+        ObservationSummary(
+            keyPath: \PropertyChange.self, options: options, origin: origin, isPath: false, root: nil,
+            isWholeObject: true)
+    }
+}
+
+/// One property's entry of an observation of a whole object (`ObjectObservation`), in that
+/// property's list: it hands each change of the property to its observation.
+///
+/// The lists own the entries, and each entry its observation, as a direct observation is owned by
+/// its list; the observation holds its entries only until it ends.
+///
+/// Assumes that its property is immortal (`ObjectProperties` never frees one), so it is held
+/// unmanaged, and that `list`, retained by hand once registered, is released only by `deinit`.
+/// Proved by `PropertyObservationTests` (lifetimes, cancelling inside a callback, many threads)
+/// under AddressSanitizer and ThreadSanitizer in `.ci/run`.
+final class PropertyEntry: ListEntry, @unchecked Sendable {
+    let observation: ObjectObservation
+    /// Immortal (see `ObjectProperty`).
+    let property: Unmanaged<ObjectProperty>
+    // Written once by `register`, right after the list published the entry: `unregister` runs
+    // after `register` returned (the observation is not handed out before), and a list's own end
+    // needs no list. Retained by hand, released in `deinit`.
+    @exclusivity(unchecked) private var list: Unmanaged<ObserverList>?
+
+    init(observation: ObjectObservation, property: ObjectProperty, options: ObservationOptions) {
+        self.observation = observation
+        self.property = Unmanaged.passUnretained(property)
+        // A closure, not the static method itself, which would be called through a thunk.
+        super.init(options: options) { entry, object, old, new, mutation, _ in
+            let entry = unsafeDowncast(entry, to: PropertyEntry.self)
+            entry.observation.deliver(object, entry.property, old, new, mutation)
+        }
+    }
+
+    deinit {
+        list?.release()
+    }
+
+    /// Adds the entry to the list of the property's slot in `object`, which the caller keeps alive;
+    /// the list then waits for the property's key if the entry does not have it yet. `false` if the
+    /// object is being deallocated.
+    func register(in object: AnyObject) -> Bool {
+        let (offset, awaitsKey) = property._withUnsafeGuaranteedRef { ($0.slotOffset, $0.key == nil) }
+        list = Registration.add(self, atSlot: offset, of: object, awaitingKey: awaitsKey)
+        return list != nil
+    }
+
+    /// Takes the entry out of its list, if it is still there.
+    func unregister() {
+        list?._withUnsafeGuaranteedRef { $0.remove(self) }
+    }
+
+    override func learn(_ key: ObservedPropertyKey) {
+        property._withUnsafeGuaranteedRef { $0.learn(key) }
+    }
+
+    override func listEnded() {
+        observation.objectEnded()
+    }
+
+    override func summary() -> ObservationSummary? {
+        observation.summary()
+    }
+}

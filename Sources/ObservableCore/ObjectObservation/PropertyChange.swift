@@ -1,0 +1,74 @@
+/// One change of one property, as an observation of a whole object delivers it
+/// (``KeyValueObservable/observeProperties(options:_:)``): which property, the kind of change, and
+/// the values as `Any`.
+///
+/// `oldValue` and `newValue` are `nil` when not requested (``PropertyObservationOptions/old``,
+/// ``PropertyObservationOptions/new``) and when the value is `nil`; they are unwrapped from
+/// optionals, as ``KeyedChange``'s are. Read a value whose type you know with
+/// ``newValue(as:)``, which loads it without a dynamic cast when it is exactly that type.
+///
+/// ```swift
+/// let token = document.observeProperties { document, change in
+///     print(change.name, change.oldValue as Any, "->", change.newValue as Any)
+/// }
+/// ```
+public struct PropertyChange: CustomStringConvertible {
+    /// The kind of change: ``ObservedChangeKind/setting`` for an assignment; for an `@Observed`
+    /// array mutated in place, ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` or
+    /// ``ObservedChangeKind/replacement``, with ``indexes``, as ``ObservedChange`` has them.
+    public let kind: ObservedChangeKind
+    /// `true` for the notification sent before the store (``PropertyObservationOptions/prior``).
+    public let isPrior: Bool
+    /// The property; immortal (see `ObjectProperty`), so held without reference counting.
+    let property: Unmanaged<ObjectProperty>
+    let mutation: CollectionMutation?
+    @usableFromInline let old: KeyedValue
+    @usableFromInline let new: KeyedValue
+    // No initializer here, so that the memberwise one exists: it makes a change as one value, which
+    // the compiler then destroys without a value witness (see `KeyedChange`).
+
+    /// The property's name, as declared (`"title"`).
+    public var name: String { property._withUnsafeGuaranteedRef { $0.name } }
+
+    /// The property's key path, rooted at the class that declares it: `change.keyPath ==
+    /// \Document.title` for a `title` that `Document` declares, also when the object is of a
+    /// subclass of `Document`.
+    public var keyPath: AnyKeyPath {
+        // Every notification teaches its property's key before it is delivered
+        // (`ObserverList.learn`); `\PropertyChange.self` stands for one never taught.
+        property._withUnsafeGuaranteedRef { $0.key?.keyPath } ?? \PropertyChange.self
+    }
+
+    /// For ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` and
+    /// ``ObservedChangeKind/replacement``: the positions inserted into the new value, removed from
+    /// the old one, or replaced; `nil` for ``ObservedChangeKind/setting``.
+    public var indexes: RangeSet<Int>? { mutation?.indexes }
+
+    /// The value before the change, unwrapped from any optionals.
+    public var oldValue: Any? { old.any }
+
+    /// The value after the change, unwrapped from any optionals.
+    public var newValue: Any? { new.any }
+
+    /// The value before the change as a `Value`; `nil` when there is none or it is not a `Value`.
+    @inlinable @inline(__always)
+    public func oldValue<Value>(as _: Value.Type) -> Value? {
+        old.value(as: Value.self)
+    }
+
+    /// The value after the change as a `Value`; `nil` when there is none or it is not a `Value`.
+    @inlinable @inline(__always)
+    public func newValue<Value>(as _: Value.Type) -> Value? {
+        new.value(as: Value.self)
+    }
+
+    /// The change on one line, as `print(change)` shows it: kind, property, old and new values.
+    public var description: String {
+        var parts = ["\(kind)", name]
+        if isPrior { parts.append("prior") }
+        if let indexes { parts.append("indexes: \(indexes.ranges.map { "\($0)" }.joined(separator: ", "))") }
+        if let oldValue { parts.append("old: \(String(reflecting: oldValue))") }
+        if let newValue { parts.append("new: \(String(reflecting: newValue))") }
+        return "PropertyChange(\(parts.joined(separator: ", ")))"
+    }
+}
