@@ -30,6 +30,14 @@ final class Preferences: Codable {
     var theme = "dark"
 }
 
+/// A small document for the chapter on whole objects, unsaved changes and undo.
+@KeyValueObservable
+final class Memo: Observable {
+    var title = "Untitled"
+    var body = ""
+    var isPinned = false
+}
+
 /// One model, two kinds of observers: declaring `Observable` makes every `@Observed` property
 /// report to Observation too, which is what SwiftUI tracks.
 final class Room: KeyValueObservable, Observable {
@@ -162,6 +170,10 @@ func waitFor<Result: Sendable>(_ body: sending @escaping () async -> Result) -> 
     }
     done.wait()
     return outcome.value!
+}
+/// A value as code writes it (`"text"`, `nil`), where an empty string must show.
+func quoted(_ value: Any?) -> String {
+    value.map { String(reflecting: $0) } ?? "nil"
 }
 func show<Value>(_ value: Value?) -> String {
     guard let value else { return "—" }
@@ -398,6 +410,31 @@ func tour() {
     let shown = waitFor { await display.calibrate(sensor) }
     say("the display showed, in order, on its actor: \(shown.joined(separator: ", "))")
     waitFor { await display.stop() }
+
+    section("A whole document: every change, unsaved changes, undo, redo and revert")
+    let memo = Memo()
+    let memoToken = memo.observeProperties { _, change in
+        say("\(change.name): \(quoted(change.oldValue)) → \(quoted(change.newValue))")
+    }
+    let tracker = ChangeTracker(tracking: memo)
+    let history = UndoHistory(recording: memo)
+    memo.title = "Shopping"
+    history.group(named: "Write the list") {
+        memo.body = "milk"
+        memo.body = "milk, eggs"  // one group; undo restores the body from before it
+    }
+    say("unsaved changes: \(tracker.changedPropertyNames); Undo menu: \"Undo \(history.undoActionName)\"")
+    history.undo()
+    say("after undo, body is \(quoted(memo.body)); can redo: \(history.canRedo)")
+    history.redo()
+    tracker.markSaved()
+    say("saved: unsaved changes \(tracker.hasChanges)")
+    memo.isPinned = true
+    memo.title = "Groceries"
+    say("unsaved changes: \(tracker.changes)")
+    tracker.revert()  // the latest change first, through the setters: the observer above is told
+    say("reverted: title \(quoted(memo.title)), pinned \(memo.isPinned), unsaved changes \(tracker.hasChanges)")
+    memoToken.cancel()
 
     section("In your tests: record the changes, assert them in one line")
     let tested = Person(name: "")

@@ -172,7 +172,13 @@ struct ChangeTrackerTests {
             { for round in 1...500 { draft.words = round % 3 } },
             { for round in 1...500 { draft.title = round % 2 == 0 ? "" : "odd" } },
             { for round in 1...500 { draft.note = round % 5 == 0 ? nil : "n" } },
-            { for _ in 1...100 { _ = tracker.changes } },
+            {
+                for _ in 1...100 {
+                    _ = tracker.changes
+                    _ = tracker.hasChanges
+                    _ = tracker.changedPropertyNames
+                }
+            },
         ])
         let expected = [("words", draft.words != 0), ("title", draft.title != ""), ("note", draft.note != nil)]
             .filter(\.1).map(\.0)

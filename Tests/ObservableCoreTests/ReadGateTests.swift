@@ -70,4 +70,24 @@ struct ReadGateTests {
         #expect(changeReclaims)
         #expect(!readerReclaims)
     }
+
+    @Test("a watched list's sets take the slow path in and out, each of them, whatever the other readers")
+    func watched() {
+        let gate = ReadGate()
+        let unwatched = gate.beginRead()
+        gate.watch()
+        let outer = gate.beginRead()
+        let inner = gate.beginRead()
+        let innerEnd = gate.endRead()
+        let outerEnd = gate.endRead()
+        let unwatchedEnd = gate.endRead()
+        let watchedStill = gate.isWatched
+        #expect(!unwatched.mustWait)
+        #expect(outer.mustWait && inner.mustWait)
+        #expect(innerEnd && outerEnd && unwatchedEnd)
+        #expect(watchedStill)
+        #expect(inner.stamp == outer.stamp + ReadGate.setBegun)
+        #expect(outer.stamp & ~ReadGate.stampMask == 0)
+        gate.waitForWriter()  // returns at once: nobody writes
+    }
 }

@@ -21,22 +21,34 @@ import Observation
 ///
 /// The tracker's own state is observable, by ``KeyValueObservable/observe(_:options:_:)`` and, as
 /// the class is `Observable`, by Observation and SwiftUI: a Save button bound to ``hasChanges``
-/// enables itself. It changes on the thread that edits the tracked object, right after the edit's
-/// own observers of that property that were registered before the tracker.
+/// enables itself. It changes on the thread that edits the tracked object, when the tracker hears
+/// the edit (after the property's observers registered before it), and may be read from any thread.
 ///
 /// Tracking holds neither the object nor the tracker: it ends when the tracker is released, and
 /// has nothing left to track when the object is deallocated. It is safe from any thread: edits made
-/// on several threads at once are each recorded, the tracker's records are guarded, and its
-/// published properties are written by one thread at a time, the last write being the latest state.
+/// on several threads at once are each recorded, and the tracker's state is guarded.
 @KeyValueObservable
 public final class ChangeTracker: Observable, @unchecked Sendable {
     /// Whether a tracked property differs from its original value (or, not comparable, was set).
-    public private(set) var hasChanges = false
+    public var hasChanges: Bool {
+        _ = hasChangesSignal
+        return lock.withLock { !records.published.names.isEmpty }
+    }
+
     /// The names of the changed properties, in the order they were first changed.
-    public private(set) var changedPropertyNames: [String] = []
+    public var changedPropertyNames: [String] {
+        _ = namesSignal
+        return lock.withLock { records.published.names }
+    }
+
+    // The published state is kept under the lock, so that it may be read from any thread; each
+    // property above also reads a signal, set when its value changes: an empty value, which no
+    // thread reads or writes, so setting it from any thread races with nothing, while its
+    // observers (`observe`'s, Observation's) are told, and read the value again.
+    private var hasChangesSignal: Void = ()
+    private var namesSignal: Void = ()
 
     @Unobserved private let lock = Lock()
-    @Unobserved private let publication = Publication()
     /// Guarded by `lock`.
     @Unobserved private var records = Records()
     @Unobserved private var token: ObservationToken?
@@ -102,13 +114,11 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
         if changed { publish() }
     }
 
-    /// Writes the published properties from the records, one thread at a time (see `Publication`).
+    /// Publishes the records' state, and tells the observers of what changed (after the lock).
     private func publish() {
-        publication.publish {
-            let (changed, names) = lock.withLock { (!records.all.isEmpty, records.all.map(\.change.name)) }
-            if hasChanges != changed { hasChanges = changed }
-            if changedPropertyNames != names { changedPropertyNames = names }
-        }
+        let (hasChangesChanged, namesChanged) = lock.withLock { records.publish() }
+        if hasChangesChanged { hasChangesSignal = () }
+        if namesChanged { namesSignal = () }
     }
 }
 
@@ -127,6 +137,19 @@ extension ChangeTracker {
     /// The changed properties in the order first changed, and the set the tracker is making itself.
     fileprivate struct Records {
         private(set) var all: [Record] = []
+        /// What the tracker's properties show: the names of `all` when last published.
+        private(set) var published = Published()
+
+        struct Published {
+            var names: [String] = []
+        }
+
+        /// Takes the current names as published; whether `hasChanges` and the names changed.
+        mutating func publish() -> (hasChanges: Bool, names: Bool) {
+            let names = all.map(\.change.name)
+            defer { published.names = names }
+            return (names.isEmpty != published.names.isEmpty, names != published.names)
+        }
         /// The set `revert` is making, on which thread: its notification is not a change.
         private var applying: (thread: UInt, id: Record.ID)?
 

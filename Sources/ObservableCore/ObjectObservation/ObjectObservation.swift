@@ -17,10 +17,14 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     /// checks are off.
     @exclusivity(unchecked) private var entries: [PropertyEntry] = []
 
+    /// Whether the lists' sets are counted in their thread's `SetExtent` (an undo history's groups).
+    private let watchesSetExtent: Bool
+
     init(
-        of object: AnyObject, options: ObservationOptions, origin: ObservationOrigin,
+        of object: AnyObject, options: ObservationOptions, origin: ObservationOrigin, watchesSetExtent: Bool = false,
         onObservedDeallocated: DeallocationHook?, handler: @escaping (AnyObject, PropertyChange) -> Void
     ) {
+        self.watchesSetExtent = watchesSetExtent
         self.options = options
         self.handler = handler
         self.onObservedDeallocated = onObservedDeallocated
@@ -41,7 +45,7 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
         }
         let made = properties.map { PropertyEntry(observation: self, property: $0, options: options) }
         lock.withLock { entries = made }
-        for entry in made where !entry.register(in: object) {
+        for entry in made where !entry.register(in: object, watchingSetExtent: watchesSetExtent) {
             end()
             return
         }
@@ -162,9 +166,10 @@ final class PropertyEntry: ListEntry, @unchecked Sendable {
     /// Adds the entry to the list of the property's slot in `object`, which the caller keeps alive;
     /// the list then waits for the property's key if the entry does not have it yet. `false` if the
     /// object is being deallocated.
-    func register(in object: AnyObject) -> Bool {
+    func register(in object: AnyObject, watchingSetExtent: Bool) -> Bool {
         let (offset, awaitsKey) = property._withUnsafeGuaranteedRef { ($0.slotOffset, $0.key == nil) }
-        list = Registration.add(self, atSlot: offset, of: object, awaitingKey: awaitsKey)
+        list = Registration.add(
+            self, atSlot: offset, of: object, awaitingKey: awaitsKey, watchesSetExtent: watchingSetExtent)
         return list != nil
     }
 

@@ -57,11 +57,11 @@ extension KeyValueObservable {
 /// How every observation of a whole object starts (the token's, the controller's, the sequence's).
 enum ObjectObservations {
     static func register<Root: AnyObject>(
-        _ root: Root, options: PropertyObservationOptions, origin: ObservationOrigin,
+        _ root: Root, options: PropertyObservationOptions, origin: ObservationOrigin, watchesSetExtent: Bool = false,
         onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, PropertyChange) -> Void
     ) -> ObjectObservation {
         let observation = ObjectObservation(
-            of: root, options: options.observationOptions, origin: origin,
+            of: root, options: options.observationOptions, origin: origin, watchesSetExtent: watchesSetExtent,
             onObservedDeallocated: onObservedDeallocated,
             handler: { object, change in handler(unsafeDowncast(object, to: Root.self), change) })
         observation.register(root)

@@ -2,7 +2,7 @@
 /// `observe` call `register`. The controller asks `route` where its typed key path goes, and then
 /// registers its registration at the slot (it is its own observation) or `resolve`s it. String key
 /// paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path; an
-/// observation of a whole object adds its entries at `add(_:atSlot:of:awaitingKey:)`. Every one of
+/// observation of a whole object adds its entries at `add(_:atSlot:of:awaitingKey:watchesSetExtent:)`. Every one of
 /// them delivers `.initial` through `deliverInitial(to:options:_:)`.
 @usableFromInline
 enum Registration {
@@ -75,11 +75,13 @@ enum Registration {
     /// `offset` in `root`, which the caller keeps alive; `awaitingKey`: the entry needs the
     /// property's key (see `ObservedPropertyKey`). Returns the list, retained, or `nil` when the
     /// object is being deallocated.
+    /// `watchesSetExtent`: the list's sets are counted in their thread's `SetExtent` from now on.
     static func add(
-        _ entry: ListEntry, atSlot offset: Int, of root: AnyObject, awaitingKey: Bool
+        _ entry: ListEntry, atSlot offset: Int, of root: AnyObject, awaitingKey: Bool, watchesSetExtent: Bool
     ) -> Unmanaged<ObserverList>? {
         let list = ListSlot.at(offset, in: root).pointee.unretainedObservers()
         guard list._withUnsafeGuaranteedRef({ $0.add(entry, awaitingKey: awaitingKey) }) else { return nil }
+        if watchesSetExtent { list._withUnsafeGuaranteedRef { $0.watchSetExtent() } }
         return list.retain()
     }
 

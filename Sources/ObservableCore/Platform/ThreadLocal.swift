@@ -9,7 +9,8 @@ import Android
 #endif
 
 /// The library's per-thread values, behind one pthread key: the tracking evaluation running on this
-/// thread, and the manual changes announced on it and not yet sent.
+/// thread, the manual changes announced on it and not yet sent, and the sets of watched lists it is
+/// inside (`SetExtent`).
 ///
 /// Assumes each slot is written by one user, always with objects of one class, which reads it back
 /// as that class (`unsafeDowncast`, unchecked in release builds). Proved by `ThreadLocalTests` (nested
@@ -19,15 +20,21 @@ final class ThreadLocal {
     enum Slot: Int {
         case trackingFrame
         case manualChanges
+        case setExtent
     }
 
-    private var values: (AnyObject?, AnyObject?) = (nil, nil)
+    private var values: (AnyObject?, AnyObject?, AnyObject?) = (nil, nil, nil)
 
     /// The object in `slot` on this thread, as the class its user stores there.
     static func get<Value: AnyObject>(_ slot: Slot, as _: Value.Type) -> Value? {
         guard let raw = pthread_getspecific(key) else { return nil }
         let storage = Unmanaged<ThreadLocal>.fromOpaque(raw).takeUnretainedValue()
-        let value = slot == .trackingFrame ? storage.values.0 : storage.values.1
+        let value: AnyObject?
+        switch slot {
+        case .trackingFrame: value = storage.values.0
+        case .manualChanges: value = storage.values.1
+        case .setExtent: value = storage.values.2
+        }
         return value.map { unsafeDowncast($0, to: Value.self) }
     }
 
@@ -49,6 +56,7 @@ final class ThreadLocal {
         switch slot {
         case .trackingFrame: swap(&storage.values.0, &value)
         case .manualChanges: swap(&storage.values.1, &value)
+        case .setExtent: swap(&storage.values.2, &value)
         }
         return value
     }

@@ -60,20 +60,32 @@ final class ObserverList: @unchecked Sendable {
     }
 
     /// Out of line, and a method of the list rather than of its gate: a set then keeps only the
-    /// list's address in a register, not the gate's as well.
+    /// list's address in a register, not the gate's as well. On a watched list the set enters its
+    /// extent here.
     @usableFromInline @inline(never)
     func waitForWriter() {
         gate.waitForWriter()
+        if gate.isWatched { SetExtent.enter(ObjectIdentifier(self)) }
     }
 
     /// Ends a read begun by `beginRead()`. The last reader to leave frees the tables retired while
-    /// it read.
+    /// it read; on a watched list the set leaves its extent.
     @inlinable
     func endRead() {
-        if gate.endRead() { reclaimRetired() }
+        if gate.endRead() { afterRead() }
     }
 
     @usableFromInline @inline(never)
+    func afterRead() {
+        if gate.hasRetiredTables { reclaimRetired() }
+        if gate.isWatched { SetExtent.leave(ObjectIdentifier(self)) }
+    }
+
+    /// Counts this list's sets in their thread's `SetExtent` from now on.
+    func watchSetExtent() {
+        gate.watch()
+    }
+
     func reclaimRetired() {
         let freed: FreedTables = lock.withLock {
             // A reader that began since then reads the published table, never a retired one.

@@ -7,7 +7,8 @@ import Synchronization
 ///  bits 0..<32   readers     sets reading the published table now
 ///  bit  32       hasRetired  tables replaced while read, waiting for the last reader to leave
 ///  bit  33       writing     a change is writing the published table in place
-///  bits 34...    stamp       sets begun, counted with wrap-around: a set's own stamp
+///  bit  34       watched     sets of this list are counted in their thread's `SetExtent`; never cleared
+///  bits 35...    stamp       sets begun, counted with wrap-around: a set's own stamp
 /// ```
 ///
 /// States of one list, and what moves it between them. Sets call `beginRead` and `endRead`; changes,
@@ -35,8 +36,9 @@ struct ReadGate: ~Copyable {
     @inlinable static var readerMask: Int { (1 << 32) - 1 }
     @inlinable static var hasRetired: Int { 1 << 32 }
     @inlinable static var writing: Int { 1 << 33 }
+    @inlinable static var watched: Int { 1 << 34 }
     /// One set begun, in the bits above the flags.
-    @inlinable static var setBegun: Int { 1 << 34 }
+    @inlinable static var setBegun: Int { 1 << 35 }
     @inlinable static var stampMask: Int { ~(setBegun - 1) }
     /// Not a set's stamp (a stamp has no bits below `setBegun`): a change announced by hand, whose
     /// values are read when it is delivered.
@@ -47,11 +49,13 @@ struct ReadGate: ~Copyable {
     // MARK: Sets
 
     /// Counts a set as a reader of the published table and returns the set's stamp. When `mustWait`,
-    /// a change is writing the table in place: call `waitForWriter()` before reading it.
+    /// a change is writing the table in place, or the list is watched: call `waitForWriter()` (and
+    /// enter the set's extent) before reading it. One test for both, so an unwatched list's set pays
+    /// nothing for the watch.
     @inlinable
     func beginRead() -> (stamp: Int, mustWait: Bool) {
         let state = word.wrappingAdd(1 &+ Self.setBegun, ordering: .acquiring).newValue
-        return (state & Self.stampMask, state & Self.writing != 0)
+        return (state & Self.stampMask, state & (Self.writing | Self.watched) != 0)
     }
 
     /// Waits for a change in place to end: it takes a few instructions and calls nothing.
@@ -62,12 +66,26 @@ struct ReadGate: ~Copyable {
         }
     }
 
-    /// Ends a read; `true` when this was the last reader and tables were retired meanwhile: the
-    /// caller then reclaims them.
+    /// Ends a read; `true` when this was the last reader and tables were retired meanwhile (the
+    /// caller then reclaims them), or when the list is watched (the caller leaves the set's extent).
     @inlinable
     func endRead() -> Bool {
         let state = word.wrappingSubtract(1, ordering: .releasing).newValue
-        return state & Self.readerMask == 0 && state & Self.hasRetired != 0
+        // One test in the common case, where neither flag is set.
+        guard state & (Self.hasRetired | Self.watched) != 0 else { return false }
+        return state & Self.watched != 0 || state & Self.readerMask == 0
+    }
+
+    /// Whether the list is watched: its sets are counted in their thread's `SetExtent`.
+    var isWatched: Bool { word.load(ordering: .relaxed) & Self.watched != 0 }
+
+    /// Whether tables wait to be reclaimed.
+    var hasRetiredTables: Bool { word.load(ordering: .acquiring) & Self.hasRetired != 0 }
+
+    /// Watches the list from now on (never undone, so that every set counted on entry is counted
+    /// on exit).
+    func watch() {
+        word.bitwiseOr(Self.watched, ordering: .relaxed)
     }
 
     /// The stamp of the latest set begun.
