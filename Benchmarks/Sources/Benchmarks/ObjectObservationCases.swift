@@ -49,6 +49,62 @@ final class DidSetDocument {
 
 extension Name {
     static let wholeObject = Name.observed + " observeProperties"
+    static let graph = Name.observed + " observeProperties(deep: true)"
+}
+
+/// A node of a graph of 10,000 objects: 100 folders of 99 notes under one root.
+@KeyValueObservable
+final class GraphNode {
+    var title = ""
+    var words = 0
+    var children: [GraphNode] = []
+}
+
+/// The root of the graph, its 100 folders, and one note deep inside.
+func makeGraph() -> (root: GraphNode, leaf: GraphNode) {
+    let root = GraphNode()
+    root.children = (0..<100).map { _ in
+        let folder = GraphNode()
+        folder.children = (0..<99).map { _ in GraphNode() }
+        return folder
+    }
+    return (root, root.children[57].children[42])
+}
+
+/// Observing a graph of 10,000 objects: starting and ending the observation, and a set deep inside
+/// it, against the observation of that one object.
+func graphBenchmarks() -> [Benchmark] {
+    let group = "whole object: graph of 10,000 objects"
+    let sink = Tally()
+    let observedGraph = makeGraph()
+    let graphToken = observedGraph.root.observeProperties(deep: true) { _, change in
+        sink.count &+= change.newValue(as: Int.self)!
+    }
+    let flatGraph = makeGraph()
+    let flatToken = flatGraph.leaf.observeProperties { _, change in
+        sink.count &+= change.newValue(as: Int.self)!
+    }
+    let started = makeGraph()
+    return [
+        Benchmark(group: group, name: Name.wholeObject + " of the one object set (old+new)") { n in
+            for i in 0..<n { flatGraph.leaf.words = i }
+            blackHole(sink.count)
+            withExtendedLifetime(flatToken) {}
+        },
+        Benchmark(group: group, name: Name.graph + ", a set deep inside") { n in
+            for i in 0..<n { observedGraph.leaf.words = i }
+            blackHole(sink.count)
+            withExtendedLifetime(graphToken) {}
+        },
+        Benchmark(
+            group: group, name: Name.graph + ", observe + cancel of all 10,000",
+            run: { n in
+                for _ in 0..<n {
+                    let token = started.root.observeProperties(deep: true) { _, _ in }
+                    token.cancel()
+                }
+            }, maxIterations: 20),
+    ]
 }
 
 func objectObservationBenchmarks() -> [Benchmark] {

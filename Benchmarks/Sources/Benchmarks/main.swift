@@ -34,6 +34,7 @@ let benchmarks =
     + observeCancelBenchmarks()
     + stringKeyPathBenchmarks()
     + objectObservationBenchmarks()
+    + graphBenchmarks()
     + changeSequenceBenchmarks()
     + bridgeBenchmarks()
     + subclassBenchmarks()
@@ -206,6 +207,13 @@ if let whole = result("whole object: set, 1 observer", Name.wholeObject),
     check(
         "whole-object set ≤ 1.3× a set with one ordinary observer", formatRatio(whole / ordinary),
         whole / ordinary <= 1.3)
+}
+if let inside = result("whole object: graph of 10,000 objects", Name.graph + ", a set"),
+    let flat = result("whole object: graph of 10,000 objects", Name.wholeObject)
+{
+    print(
+        "| (figure) a set inside an observed graph of 10,000 objects vs the observation of that object | \(formatRatio(inside / flat)) | — |"
+    )
 }
 if let typed = result("string key path: set, 1 observer", Name.observed + " \\.value"),
     let string = result("string key path: set, 1 observer", Name.observed + " \"value\"")

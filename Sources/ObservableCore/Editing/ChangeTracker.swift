@@ -54,13 +54,18 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     @Unobserved private var token: ObservationToken?
 
     /// Starts tracking every `@Observed` property of `object`, as it is now.
-    public init<Object: KeyValueObservable>(tracking object: Object) {
-        let reference = WeakObject(object)
+    ///
+    /// - Parameters:
+    ///   - object: What to track; not kept alive.
+    ///   - deep: Whether the objects `object` reaches are tracked too, as
+    ///     ``KeyValueObservable/observeProperties(options:deep:_:)`` follows them: a change of any
+    ///     of them is a change, with its object (``TrackedChange/object``), and reverting sets it back.
+    public init<Object: KeyValueObservable>(tracking object: Object, deep: Bool = false) {
         token = ObservationToken(
             ObjectObservations.register(
-                object, options: [.old, .new], origin: .token, onObservedDeallocated: nil
-            ) { [weak self] object, change in
-                self?.record(change, of: object, reference)
+                object, options: [.old, .new], deep: deep, origin: .token, onObservedDeallocated: nil
+            ) { [weak self] root, change in
+                self?.record(change, of: change.object ?? root)
             })
     }
 
@@ -106,11 +111,11 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
         token?.cancel()
     }
 
-    /// Records a change of `object` (held weakly by `reference`) heard by the tracking observation.
-    private func record(_ change: PropertyChange, of object: AnyObject, _ reference: WeakObject) {
+    /// Records a change of `object` heard by the tracking observation.
+    private func record(_ change: PropertyChange, of object: AnyObject) {
         let id = Record.ID(
             object: ObjectIdentifier(object), property: ObjectIdentifier(change.property.takeUnretainedValue()))
-        let changed = lock.withLock { records.record(change, id: id, object: reference) }
+        let changed = lock.withLock { records.record(change, id: id, object: object) }
         if changed { publish() }
     }
 
@@ -154,7 +159,7 @@ extension ChangeTracker {
         private var applying: (thread: UInt, id: Record.ID)?
 
         /// Records `change` of the property `id`; `true` when what the tracker publishes may differ.
-        mutating func record(_ change: PropertyChange, id: Record.ID, object: WeakObject) -> Bool {
+        mutating func record(_ change: PropertyChange, id: Record.ID, object: AnyObject) -> Bool {
             if let applying, applying.id == id, applying.thread == ThreadIdentity.current { return false }
             let new = change.newValue
             guard let index = all.firstIndex(where: { $0.id == id }) else {
@@ -163,7 +168,8 @@ extension ChangeTracker {
                     Record(
                         id: id,
                         change: TrackedChange(
-                            property: change.property, object: object, originalValue: change.oldValue, value: new)))
+                            property: change.property, object: WeakObject(object), originalValue: change.oldValue,
+                            value: new)))
                 return true
             }
             let original = all[index].change.originalValue
@@ -171,8 +177,7 @@ extension ChangeTracker {
                 all.remove(at: index)
                 return true
             }
-            all[index].change = TrackedChange(
-                property: change.property, object: object, originalValue: original, value: new)
+            all[index].change.value = new
             return false
         }
 

@@ -13,7 +13,7 @@ public struct TrackedChange: CustomStringConvertible {
     /// ``ChangeTracker/revert()`` sets back. Unwrapped from optionals, as a ``PropertyChange``'s values are.
     public let originalValue: Any?
     /// The value after the latest change.
-    public let value: Any?
+    public internal(set) var value: Any?
 
     let property: Unmanaged<ObjectProperty>
     private let objectReference: WeakObject

@@ -76,15 +76,18 @@ public final class UndoHistory: Observable, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - object: What to record; not kept alive.
+    ///   - deep: Whether the changes of the objects `object` reaches are recorded too, as
+    ///     ``KeyValueObservable/observeProperties(options:deep:_:)`` follows them: adding an object
+    ///     to an array is one change, undone by removing it; its own changes are recorded from then on.
     ///   - levelsOfUndo: How many groups are kept (the oldest go first); `0`, the default, keeps all.
-    public init<Object: KeyValueObservable>(recording object: Object, levelsOfUndo: Int = 0) {
+    public init<Object: KeyValueObservable>(recording object: Object, deep: Bool = false, levelsOfUndo: Int = 0) {
         state.levels = max(levelsOfUndo, 0)
-        let reference = WeakObject(object)
         token = ObservationToken(
             ObjectObservations.register(
-                object, options: [.old, .new], origin: .token, watchesSetExtent: true, onObservedDeallocated: nil
-            ) { [weak self] object, change in
-                self?.record(change, of: object, reference)
+                object, options: [.old, .new], deep: deep, origin: .token, watchesSetExtent: true,
+                onObservedDeallocated: nil
+            ) { [weak self] root, change in
+                self?.record(change, of: change.object ?? root)
             })
     }
 
@@ -141,9 +144,9 @@ public final class UndoHistory: Observable, @unchecked Sendable {
 
     /// Records a change heard by the recording observation, into the group open on this thread or a
     /// new one, which closes when the set that made it returns.
-    private func record(_ change: PropertyChange, of object: AnyObject, _ reference: WeakObject) {
+    private func record(_ change: PropertyChange, of object: AnyObject) {
         let thread = ThreadIdentity.current
-        let opened = lock.withLock { state.record(change, of: object, reference, on: thread) }
+        let opened = lock.withLock { state.record(change, of: object, on: thread) }
         guard opened else { return }
         // Not inside a set that counts its extent (a change announced by hand): the change alone.
         if !SetExtent.afterOutermostSet({ [weak self] in self?.setEnded(on: thread) }) {
@@ -237,7 +240,7 @@ extension UndoHistory {
         var name: String
         var edits: [Edit] = []
 
-        mutating func add(_ change: PropertyChange, of object: AnyObject, _ reference: WeakObject) {
+        mutating func add(_ change: PropertyChange, of object: AnyObject) {
             let id = ChangeID(
                 object: ObjectIdentifier(object), property: ObjectIdentifier(change.property.takeUnretainedValue()))
             if let index = edits.firstIndex(where: { $0.id == id }) {
@@ -245,7 +248,7 @@ extension UndoHistory {
             } else {
                 edits.append(
                     Edit(
-                        id: id, object: reference, property: change.property, old: change.oldValue,
+                        id: id, object: WeakObject(object), property: change.property, old: change.oldValue,
                         new: change.newValue))
             }
         }
@@ -290,17 +293,15 @@ extension UndoHistory {
         }
 
         /// Adds the change to the thread's open group; `true` when it opened a new one.
-        mutating func record(
-            _ change: PropertyChange, of object: AnyObject, _ reference: WeakObject, on thread: UInt
-        ) -> Bool {
+        mutating func record(_ change: PropertyChange, of object: AnyObject, on thread: UInt) -> Bool {
             if applying == thread { return false }
             if var group = open[thread] {
-                group.group.add(change, of: object, reference)
+                group.group.add(change, of: object)
                 open[thread] = group
                 return false
             }
             var group = EditGroup(name: "")
-            group.add(change, of: object, reference)
+            group.add(change, of: object)
             open[thread] = OpenGroup(group: group, explicitDepth: 0, waitsForSetEnd: true)
             return true
         }

@@ -36,10 +36,12 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     /// Registers an entry in the list of each `@Observed` property of `object`, which the caller
     /// keeps alive. An object with none, or one being deallocated, is not observed: the observation
     /// ends at once.
-    func register(_ object: AnyObject) {
+    /// `warnsWhenEmpty`: an object with no `@Observed` property is a mistake worth a debug warning
+    /// (not so for an object met in a graph).
+    func register(_ object: AnyObject, warnsWhenEmpty: Bool = true) {
         let properties = ObjectProperties.of(type(of: object))
         guard !properties.isEmpty else {
-            Diagnostics.warnNoObservedProperties(type(of: object))
+            if warnsWhenEmpty { Diagnostics.warnNoObservedProperties(type(of: object)) }
             _ = claimEnd()
             return
         }
@@ -49,6 +51,8 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
             end()
             return
         }
+        // Cancelled meanwhile (a graph's node may leave as it joins): the entries go.
+        if !isActive { for entry in made { entry.unregister() } }
     }
 
     /// Hands a change of `property` of `object` to the handler.

@@ -24,11 +24,23 @@ public struct PropertyChange: CustomStringConvertible {
     let mutation: CollectionMutation?
     @usableFromInline let old: KeyedValue
     @usableFromInline let new: KeyedValue
+    /// Where in an observed graph the change happened; `nil` in the observation of one object.
+    var location: ChangeLocation? = nil
     // No initializer here, so that the memberwise one exists: it makes a change as one value, which
     // the compiler then destroys without a value witness (see `KeyedChange`).
 
     /// The property's name, as declared (`"title"`).
     public var name: String { property._withUnsafeGuaranteedRef { $0.name } }
+
+    /// Where the change happened: the property's name for the observed object itself (`"title"`),
+    /// and in an observation of a graph, the way to the object from the observed one as the graph is
+    /// when it is read (`"pages[2].title"`; a dictionary's key as `["key"]`). Read it in the
+    /// handler: the positions are those of the moment it is read.
+    public var path: String { location?.path(to: name) ?? name }
+
+    /// The object whose property changed, in an observation of a graph (while it lives); `nil` in
+    /// the observation of one object, whose handler is given that object.
+    public var object: AnyObject? { location?.object }
 
     /// The property's key path, rooted at the class that declares it: `change.keyPath ==
     /// \Document.title` for a `title` that `Document` declares, also when the object is of a

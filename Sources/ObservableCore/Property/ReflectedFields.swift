@@ -5,12 +5,21 @@
 ///
 /// Assumes what `_forEachField` (the standard library's reflection SPI) reports of a class: every
 /// stored field with its byte offset in an instance, superclasses' first, and a noncopyable field's
-/// type as `()`. Proved by `StringKeyPathTests` (values read and set through the offsets found) and
-/// `KeyPathInterningTests` (a slot found on a subclass that overrides the property).
+/// type as `()`; and that the runtime's `swift_reflectionMirror_recursiveChildMetadata`, which
+/// `_forEachField` calls for each index in that order, says whether a field holds a strong
+/// reference (`false` for `weak` and `unowned` storage), in the layout of the standard library's
+/// `_FieldReflectionMetadata`. Proved by `StringKeyPathTests` (values read and set through the
+/// offsets found), `KeyPathInterningTests` (a slot found on a subclass that overrides the property)
+/// and `GraphObservationTests` (weak and unowned references not followed, strong ones followed).
 struct ReflectedFields: Sendable {
     struct Field: Sendable {
         let offset: Int
         let type: Any.Type
+        /// Whether the field holds what it stores strongly: not `weak`, not `unowned`.
+        let isStrong: Bool
+        /// Whether the field's type is an existential (`Any`, `any P`, `AnyObject`): its values may be
+        /// of any type.
+        let isExistential: Bool
     }
 
     /// An `@Observed` property: its slot (`_$name`) and its storage (`_name` of the class declaring
@@ -20,6 +29,10 @@ struct ReflectedFields: Sendable {
         let storageName: String
         let storageType: Any.Type
         let storageOffset: Int
+        /// Whether the storage holds its value strongly (not `weak`, not `unowned`).
+        let storageIsStrong: Bool
+        /// Whether the storage's type is an existential.
+        let storageIsExistential: Bool
         /// The class whose field `storageName` is: a subclass may declare a field of the same name.
         let storageClass: AnyClass
     }
@@ -54,7 +67,7 @@ struct ReflectedFields: Sendable {
             level.fields[name].map {
                 ObservedProperty(
                     slotOffset: slot.offset, storageName: name, storageType: $0.type, storageOffset: $0.offset,
-                    storageClass: level.type)
+                    storageIsStrong: $0.isStrong, storageIsExistential: $0.isExistential, storageClass: level.type)
             }
         }
         if let own = property(levels[index], storageName) { return own }
@@ -86,8 +99,11 @@ struct ReflectedFields: Sendable {
         var all: [(String, Field)] = []
         let classType = _EachFieldOptions(rawValue: 1 << 0)  // `.classType`: `type` is a class
         _forEachField(of: type, options: classType) {
-            name, offset, fieldType, _ in
-            all.append((String(cString: name), Field(offset: offset, type: fieldType)))
+            name, offset, fieldType, kind in
+            let field = Field(
+                offset: offset, type: fieldType, isStrong: FieldOwnership.isStrong(type, index: all.count),
+                isExistential: kind == .existential)
+            all.append((String(cString: name), field))
             return true
         }
         let inherited = superclass?.fieldCount ?? 0
@@ -119,4 +135,29 @@ enum ObservedNames {
     }
 
     private static let slotPrefix = "_$"
+}
+
+/// Whether a stored field of a class holds its value strongly: what the runtime's reflection knows
+/// and `_forEachField` does not pass on. See `ReflectedFields` for what this assumes.
+private enum FieldOwnership {
+    /// The field `index` of `type`, superclasses' fields first, as `_forEachField` counts them.
+    static func isStrong(_ type: AnyClass, index: Int) -> Bool {
+        var field = FieldReflectionMetadata()
+        _ = childMetadata(type, index: index, fieldMetadata: &field)
+        field.freeName?(field.name)
+        return field.isStrong
+    }
+
+    /// The standard library's `_FieldReflectionMetadata`, which the runtime fills.
+    private struct FieldReflectionMetadata {
+        let name: UnsafePointer<CChar>? = nil
+        let freeName: (@convention(c) (UnsafePointer<CChar>?) -> Void)? = nil
+        let isStrong: Bool = false
+        let isVar: Bool = false
+    }
+
+    @_silgen_name("swift_reflectionMirror_recursiveChildMetadata")
+    private static func childMetadata(
+        _ type: Any.Type, index: Int, fieldMetadata: UnsafeMutablePointer<FieldReflectionMetadata>
+    ) -> Any.Type
 }

@@ -1,0 +1,341 @@
+/// An observation of every `@Observed` property of every object reachable from a root through
+/// properties holding `KeyValueObservable` objects (`observeProperties(deep: true)`): one
+/// observation of a whole object per object reached (a node), the graph re-wired as objects join
+/// and leave it.
+///
+/// Each object is a node once, however many references reach it (shared objects, cycles). A node
+/// counts the references the graph's nodes hold to it; a change of a property holding objects adds
+/// and removes references, a node whose count falls to zero leaves with what only it reached, and a
+/// removal that leaves a count above zero (a cycle may have come loose) has the graph marked from
+/// the root, and what is not reached leaves. Only strong references are followed: a `weak` or
+/// `unowned` property (a parent, an owner) does not add its object.
+///
+/// The nodes' observations own the graph (through their handlers); the graph holds its nodes until
+/// it ends (cancelled, or its root deallocated). Its lock guards the nodes and calls no user code:
+/// what it retains while re-wiring is released after it, and the handler runs after it.
+final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
+    private let options: ObservationOptions
+    private let watchesSetExtent: Bool
+    private let handler: (AnyObject, PropertyChange) -> Void
+    private let onObservedDeallocated: DeallocationHook?
+    private weak var root: AnyObject?
+    private let rootID: ObjectIdentifier
+    private let lock = Lock()
+    /// Guarded by `lock`, so Swift's run-time exclusivity checks are off.
+    @exclusivity(unchecked) private var nodes: [ObjectIdentifier: Node] = [:]
+
+    init(
+        of root: AnyObject, options: ObservationOptions, origin: ObservationOrigin, watchesSetExtent: Bool,
+        onObservedDeallocated: DeallocationHook?, handler: @escaping (AnyObject, PropertyChange) -> Void
+    ) {
+        self.options = options
+        self.watchesSetExtent = watchesSetExtent
+        self.handler = handler
+        self.onObservedDeallocated = onObservedDeallocated
+        self.root = root
+        self.rootID = ObjectIdentifier(root)
+        super.init()
+        self.origin = origin
+    }
+
+    /// Observes the root and everything it reaches, which the caller keeps alive.
+    func start() {
+        guard let root else { return }
+        let (started, held) = lock.withLock { () -> ([Started], [Any]) in
+            var held: [Any] = []
+            let rootNode = makeNode(root)
+            var started = [Started(observation: rootNode.observation, object: root)]
+            started += attachChildren(of: rootNode, root, holding: &held)
+            return (started, held)
+        }
+        withExtendedLifetime(held) {}
+        register(started)
+        // An object with no `@Observed` property, or going away: nothing could notify.
+        if !(lock.withLock { nodes[rootID]?.observation.isActive ?? false }) {
+            Diagnostics.warnNoObservedProperties(type(of: root))
+            _ = end()
+        }
+    }
+
+    /// A reference from a node's property to an object.
+    struct Edge: Hashable {
+        let child: ObjectIdentifier
+        let property: Unmanaged<ObjectProperty>
+
+        static func == (lhs: Edge, rhs: Edge) -> Bool {
+            lhs.child == rhs.child && lhs.property.toOpaque() == rhs.property.toOpaque()
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(child)
+            hasher.combine(property.toOpaque())
+        }
+    }
+
+    /// A node's observation to register after the lock, with its object.
+    private struct Started {
+        let observation: ObjectObservation
+        let object: AnyObject
+    }
+
+    private func register(_ started: [Started]) {
+        for node in started { node.observation.register(node.object, warnsWhenEmpty: false) }
+    }
+
+    // MARK: Nodes
+
+    /// One object of the graph.
+    final class Node {
+        let id: ObjectIdentifier
+        let observation: ObjectObservation
+        let location: ChangeLocation
+        /// References this node's properties hold, by object and property.
+        var outgoing: [Edge: Int] = [:]
+        /// References the graph's nodes hold to this one.
+        var incoming = 0
+        /// The node that reached this one, and through which property: how its path is found.
+        var parent: (node: ObjectIdentifier, property: Unmanaged<ObjectProperty>)?
+
+        init(id: ObjectIdentifier, observation: ObjectObservation, location: ChangeLocation) {
+            self.id = id
+            self.observation = observation
+            self.location = location
+        }
+    }
+
+    /// A node for `object`, in `nodes`; its observation is registered after the lock.
+    private func makeNode(_ object: AnyObject) -> Node {
+        let id = ObjectIdentifier(object)
+        let location = ChangeLocation(graph: self, node: id, object: object)
+        // The nodes want the values of every change: a change of references re-wires the graph.
+        let observation = ObjectObservation(
+            of: object, options: options.union([.old, .new]), origin: origin, watchesSetExtent: watchesSetExtent,
+            onObservedDeallocated: { self.nodeEnded(id) }
+        ) { object, change in
+            self.nodeChanged(id, location, object, change)
+        }
+        let node = Node(id: id, observation: observation, location: location)
+        nodes[id] = node
+        return node
+    }
+
+    /// Adds the references `node`'s object (`object`) holds now, and the nodes they reach, not yet
+    /// in the graph; returns the observations of the nodes made. Under the lock; `held` keeps what
+    /// was read until after it.
+    private func attachChildren(of node: Node, _ object: AnyObject, holding held: inout [Any]) -> [Started] {
+        var made: [Started] = []
+        var pending: [(Node, AnyObject)] = [(node, object)]
+        while let (parent, parentObject) = pending.popLast() {
+            for property in ObjectProperties.of(type(of: parentObject)) where property.followsObjects {
+                guard let value = property.currentValue(in: parentObject) else { continue }
+                held.append(value)
+                for child in ObjectContents.objects(in: value) {
+                    if let newNode = addReference(from: parent, to: child, through: Unmanaged.passUnretained(property))
+                    {
+                        made.append(Started(observation: newNode.observation, object: child))
+                        pending.append((newNode, child))
+                    }
+                }
+            }
+        }
+        return made
+    }
+
+    /// Counts a reference from `parent` to `child`; returns the node made when `child` is new.
+    private func addReference(
+        from parent: Node, to child: AnyObject, through property: Unmanaged<ObjectProperty>
+    ) -> Node? {
+        let id = ObjectIdentifier(child)
+        parent.outgoing[Edge(child: id, property: property), default: 0] += 1
+        if let node = nodes[id] {
+            node.incoming += 1
+            return nil
+        }
+        let node = makeNode(child)
+        node.incoming = 1
+        node.parent = (parent.id, property)
+        return node
+    }
+
+    /// Takes a reference from `parent` to the object `id` away; returns whether the graph must be
+    /// marked from the root (the object is still referenced, and a cycle may have come loose), and
+    /// the observations of the nodes that left.
+    private func removeReference(
+        from parent: Node, to id: ObjectIdentifier, through property: Unmanaged<ObjectProperty>
+    ) -> (mark: Bool, left: [ObjectObservation]) {
+        let edge = Edge(child: id, property: property)
+        guard let count = parent.outgoing[edge] else { return (false, []) }
+        parent.outgoing[edge] = count > 1 ? count - 1 : nil
+        guard let node = nodes[id], id != rootID else { return (false, []) }
+        node.incoming -= 1
+        if node.incoming > 0 { return (true, []) }
+        // Nothing refers to it any more: it leaves, with what only it reached.
+        var left: [ObjectObservation] = []
+        var mark = false
+        var leaving = [node]
+        while let gone = leaving.popLast() {
+            nodes[gone.id] = nil
+            left.append(gone.observation)
+            for (edge, count) in gone.outgoing {
+                guard let child = nodes[edge.child], edge.child != rootID else { continue }
+                child.incoming -= count
+                if child.incoming > 0 {
+                    mark = true
+                } else if !leaving.contains(where: { $0 === child }) {
+                    leaving.append(child)
+                }
+            }
+        }
+        return (mark, left)
+    }
+
+    /// Marks every node the root reaches, choosing each one's parent on the way (the shortest way);
+    /// the others leave. Returns the observations of those that left.
+    private func markFromRoot() -> [ObjectObservation] {
+        guard let rootNode = nodes[rootID] else { return [] }
+        var reached: Set<ObjectIdentifier> = [rootID]
+        var queue = [rootNode]
+        var next = 0
+        while next < queue.count {
+            let node = queue[next]
+            next += 1
+            for edge in node.outgoing.keys where !reached.contains(edge.child) {
+                guard let child = nodes[edge.child] else { continue }
+                reached.insert(edge.child)
+                child.parent = (node.id, edge.property)
+                queue.append(child)
+            }
+        }
+        var left: [ObjectObservation] = []
+        for (id, node) in nodes where !reached.contains(id) {
+            // Its references to nodes that stay no longer count.
+            for (edge, count) in node.outgoing where reached.contains(edge.child) {
+                nodes[edge.child]?.incoming -= count
+            }
+            left.append(node.observation)
+        }
+        nodes = nodes.filter { reached.contains($0.key) }
+        return left
+    }
+
+    // MARK: Changes
+
+    /// A change of a property of the node `id`'s object: re-wires the graph for a property holding
+    /// objects, then hands the change on, with where it happened.
+    private func nodeChanged(
+        _ id: ObjectIdentifier, _ location: ChangeLocation, _ object: AnyObject, _ change: PropertyChange
+    ) {
+        guard isActive, let root else { return }
+        if !change.isPrior, change.property._withUnsafeGuaranteedRef({ $0.followsObjects }) {
+            rewire(id, object, change)
+        }
+        var delivered = change
+        delivered.location = location
+        if !options.carriesOld || !options.carriesNew {
+            delivered = PropertyChange(
+                kind: change.kind, isPrior: change.isPrior, property: change.property, mutation: change.mutation,
+                old: options.carriesOld ? change.old : .none, new: options.carriesNew ? change.new : .none,
+                location: location)
+        }
+        handler(root, delivered)
+    }
+
+    /// Moves the references of the changed property from its old objects to its new ones.
+    private func rewire(_ id: ObjectIdentifier, _ object: AnyObject, _ change: PropertyChange) {
+        var removed = ObjectContents.objects(in: change.oldValue).map(ObjectIdentifier.init)
+        var added: [AnyObject] = []
+        for child in ObjectContents.objects(in: change.newValue) {
+            if let index = removed.firstIndex(of: ObjectIdentifier(child)) {
+                removed.remove(at: index)
+            } else {
+                added.append(child)
+            }
+        }
+        guard !removed.isEmpty || !added.isEmpty else { return }
+        let (started, left, held) = lock.withLock { () -> ([Started], [ObjectObservation], [Any]) in
+            guard let node = nodes[id] else { return ([], [], []) }
+            var held: [Any] = []
+            var started: [Started] = []
+            for child in added {
+                if let newNode = addReference(from: node, to: child, through: change.property) {
+                    started.append(Started(observation: newNode.observation, object: child))
+                    started += attachChildren(of: newNode, child, holding: &held)
+                }
+            }
+            var left: [ObjectObservation] = []
+            var mark = false
+            for childID in removed {
+                let result = removeReference(from: node, to: childID, through: change.property)
+                mark = mark || result.mark
+                left += result.left
+            }
+            if mark { left += markFromRoot() }
+            return (started, left, held)
+        }
+        withExtendedLifetime((added, held)) {}
+        register(started)
+        for observation in left { observation.cancelOwned() }
+    }
+
+    /// The node `id`'s object was deallocated: the root ends the graph; any other node leaves it.
+    private func nodeEnded(_ id: ObjectIdentifier) {
+        if id == rootID {
+            if end() { onObservedDeallocated?() }
+            return
+        }
+        lock.withLock { nodes[id] = nil }
+    }
+
+    // MARK: Paths
+
+    /// `pages[2].title`: the way from the root to the node `id`'s property `name`, through each
+    /// node's parent, with the positions the parents' values hold now.
+    func path(to id: ObjectIdentifier, property name: String) -> String {
+        // The chain is taken under the lock, the values read after it.
+        let chain = lock.withLock { () -> [(parent: AnyObject?, property: ObjectProperty, child: AnyObject?)] in
+            var chain: [(AnyObject?, ObjectProperty, AnyObject?)] = []
+            var current = id
+            var seen: Set<ObjectIdentifier> = []
+            while current != rootID, seen.insert(current).inserted, let node = nodes[current],
+                let parent = node.parent, let parentNode = nodes[parent.node]
+            {
+                chain.append((parentNode.location.object, parent.property.takeUnretainedValue(), node.location.object))
+                current = parent.node
+            }
+            return chain
+        }
+        var components: [String] = []
+        for (parent, property, child) in chain.reversed() {
+            guard let parent, let child else { return name }
+            let position = ObjectContents.pathPosition(of: child, in: property.currentValue(in: parent)) ?? ""
+            components.append(property.name + position)
+        }
+        return (components + [name]).joined(separator: ".")
+    }
+
+    // MARK: Ending
+
+    override func didCancel() {
+        for observation in takeNodes() { observation.cancelOwned() }
+    }
+
+    /// Ends the graph once; `true` for the call that ended it.
+    private func end() -> Bool {
+        guard claimEnd() else { return false }
+        for observation in takeNodes() { observation.cancelOwned() }
+        return true
+    }
+
+    private func takeNodes() -> [ObjectObservation] {
+        lock.withLock {
+            defer { nodes = [:] }
+            return nodes.values.map(\.observation)
+        }
+    }
+
+    override func summary() -> ObservationSummary? {
+        ObservationSummary(
+            keyPath: \PropertyChange.self, options: options, origin: origin, isPath: false, root: nil,
+            isWholeObject: true)
+    }
+}

@@ -1,0 +1,278 @@
+import ObservableCore
+import Testing
+
+@KeyValueObservable
+private final class Bookcase {
+    var books: [Volume] = []
+}
+
+@KeyValueObservable
+private final class Volume {
+    var title = ""
+    var chapters: [Section] = []
+    var cover: Jacket?
+    var index: [String: Section] = [:]
+    weak var shelf: Bookcase?
+}
+
+@KeyValueObservable
+private final class Section {
+    var title = ""
+    var pages = 0
+    var notes: [Section] = []
+    weak var book: Volume?
+    init(_ title: String = "") { self.title = title }
+}
+
+@KeyValueObservable
+private final class Jacket {
+    var color = ""
+}
+
+/// A linked list, to follow a long chain without recursion.
+@KeyValueObservable
+private final class ChainLink {
+    var value = 0
+    var next: ChainLink?
+}
+
+/// What a deep observation heard: the path, the values, and whether the object was the one set.
+private final class Heard: @unchecked Sendable {
+    private let lines = Locked<[String]>([])
+    func record(_ change: PropertyChange) {
+        let old = change.oldValue.map { "\($0)" } ?? "nil"
+        let new = change.newValue.map { "\($0)" } ?? "nil"
+        lines.withLock { $0.append("\(change.path) \(old)->\(new)") }
+    }
+    var all: [String] { lines.withLock { $0 } }
+    func clear() { lines.withLock { $0 = [] } }
+}
+
+@Suite("Observing an object graph")
+struct GraphObservationTests {
+    @Test("a change anywhere in the graph, with where it happened, its object, and the root")
+    func paths() {
+        let book = Volume()
+        let intro = Section("Intro")
+        let body = Section("Body")
+        book.chapters = [intro, body]
+        book.cover = Jacket()
+        book.index = ["intro": intro]
+        let heard = Heard()
+        let objects = Locked<[ObjectIdentifier?]>([])
+        let token = book.observeProperties(deep: true) { root, change in
+            #expect(root === book)
+            heard.record(change)
+            objects.withLock { $0.append(change.object.map(ObjectIdentifier.init)) }
+        }
+        book.title = "Swift"
+        body.title = "Middle"
+        book.cover?.color = "red"
+        intro.pages = 3  // once: the graph observes an object once, however many ways reach it
+        #expect(
+            heard.all == [
+                "title ->Swift", "chapters[1].title Body->Middle", "cover.color ->red", "chapters[0].pages 0->3",
+            ])
+        #expect(
+            objects.withLock { $0 } == [
+                ObjectIdentifier(book), ObjectIdentifier(body), ObjectIdentifier(book.cover!), ObjectIdentifier(intro),
+            ])
+        // Positions are those of the moment the path is read.
+        book.chapters.insert(Section("Preface"), at: 0)
+        heard.clear()
+        body.pages = 1
+        #expect(heard.all == ["chapters[2].pages 0->1"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("objects join and leave as the graph changes: added ones are heard, removed and replaced ones are not")
+    func rewiring() {
+        let book = Volume()
+        let heard = Heard()
+        let token = book.observeProperties(deep: true) { _, change in heard.record(change) }
+        let first = Section("one")
+        book.chapters.append(first)
+        first.title = "One"
+        let oldCover = Jacket()
+        book.cover = oldCover
+        let newCover = Jacket()
+        book.cover = newCover
+        oldCover.color = "unheard"
+        newCover.color = "heard"
+        book.chapters.removeAll()
+        first.title = "unheard"
+        #expect(
+            heard.all.filter { !$0.hasPrefix("chapters ") && !$0.hasPrefix("cover ") } == [
+                "chapters[0].title one->One", "cover.color ->heard",
+            ])
+        #expect(first.observationsDescription.hasSuffix("no live observations"))
+        #expect(oldCover.observationsDescription.hasSuffix("no live observations"))
+        token.cancel()
+        #expect(newCover.observationsDescription.hasSuffix("no live observations"))
+        #expect(book.observationsDescription.hasSuffix("no live observations"))
+    }
+
+    @Test("a shared object stays while any way reaches it; a cycle that comes loose leaves")
+    func sharedAndCycles() {
+        let book = Volume()
+        let shared = Section("shared")
+        book.chapters = [shared]
+        book.index = ["s": shared]
+        let heard = Heard()
+        let token = book.observeProperties(deep: true) { _, change in heard.record(change) }
+        book.chapters = []
+        shared.pages = 1  // still reached through the index
+        book.index = [:]
+        shared.pages = 2  // not reached any more
+        #expect(heard.all.filter { $0.contains("pages") } == ["index[\"s\"].pages 0->1"])
+
+        // A cycle: a chapter whose note refers back to it.
+        let looping = Section("a")
+        let other = Section("b")
+        looping.notes = [other]
+        other.notes = [looping]
+        book.chapters = [looping]
+        heard.clear()
+        other.pages = 1
+        #expect(heard.all == ["chapters[0].notes[0].pages 0->1"])
+        book.chapters = []
+        heard.clear()
+        other.pages = 2
+        looping.pages = 2
+        #expect(heard.all.isEmpty)
+        #expect(other.observationsDescription.hasSuffix("no live observations"))
+        #expect(looping.observationsDescription.hasSuffix("no live observations"))
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("weak and unowned references are observed as properties, but their objects are not followed")
+    func weakNotFollowed() {
+        let shelf = Bookcase()
+        let book = Volume()
+        shelf.books = [book]
+        book.shelf = shelf
+        let chapter = Section()
+        book.chapters = [chapter]
+        chapter.book = book
+        let heard = Heard()
+        let token = book.observeProperties(deep: true) { _, change in heard.record(change) }
+        shelf.books = []  // the shelf is not in the book's graph
+        book.shelf = nil  // but the property holding it is
+        chapter.title = "x"  // the chapter's weak book points back: observed once
+        #expect(heard.all == ["shelf \(shelf)->nil", "chapters[0].title ->x"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("options, lifetimes and the end: nothing kept alive, the root's deallocation ends it once")
+    func lifetimes() {
+        weak var weakBook: Volume?
+        weak var weakChapter: Section?
+        let ended = Counter()
+        let heard = Heard()
+        let token: ObservationToken
+        do {
+            let book = Volume()
+            let chapter = Section()
+            book.chapters = [chapter]
+            weakBook = book
+            weakChapter = chapter
+            token = book.observeProperties(options: [.new], deep: true) { _, change in
+                heard.record(change)
+            } onObservedDeallocated: {
+                ended.increment()
+            }
+            chapter.pages = 4
+        }
+        #expect(weakBook == nil && weakChapter == nil)
+        #expect(ended.current == 1)
+        #expect(!token.isActive)
+        #expect(heard.all == ["chapters[0].pages nil->4"])
+        // Without deep, the same call observes the object alone.
+        let book = Volume()
+        let chapter = Section()
+        book.chapters = [chapter]
+        let shallow = book.observeProperties(deep: false) { _, change in heard.record(change) }
+        heard.clear()
+        chapter.pages = 1
+        book.title = "t"
+        #expect(heard.all == ["title ->t"])
+        withExtendedLifetime(shallow) {}
+    }
+
+    @Test("a long chain is followed without recursion, and let go")
+    func longChain() {
+        let head = ChainLink()
+        var tail = head
+        for value in 1...5_000 {
+            let link = ChainLink()
+            link.value = value
+            tail.next = link
+            tail = link
+        }
+        let heard = Counter()
+        let token = head.observeProperties(deep: true) { _, _ in heard.increment() }
+        tail.value = -1
+        #expect(heard.current == 1)
+        head.next = nil
+        tail.value = -2
+        #expect(heard.current == 2)  // the `next` change itself; the chain left
+        token.cancel()
+        // Taken apart link by link, so that releasing the chain does not recurse either.
+        var link: ChainLink? = tail
+        link = nil
+        _ = link
+    }
+
+    @Test("a deep tracker and a deep undo history: changes of reached objects, undone and reverted")
+    func editors() {
+        let book = Volume()
+        let chapter = Section("draft")
+        book.chapters = [chapter]
+        let tracker = ChangeTracker(tracking: book, deep: true)
+        let history = UndoHistory(recording: book, deep: true)
+        chapter.title = "final"
+        book.chapters.append(Section("new"))
+        #expect(tracker.changedPropertyNames == ["title", "chapters"])
+        #expect(tracker.changes.first?.object === chapter)
+        history.undo()
+        #expect(book.chapters.count == 1)
+        history.undo()
+        #expect(chapter.title == "draft")
+        #expect(!tracker.hasChanges)
+        history.redo()
+        history.redo()
+        #expect(chapter.title == "final" && book.chapters.map(\.title) == ["final", "new"])
+        book.chapters[1].pages = 9  // the chapter redo put back is observed again
+        tracker.revert()
+        #expect(chapter.title == "draft" && book.chapters.count == 1)
+        #expect(!tracker.hasChanges)
+    }
+
+    @Test("objects added, changed and removed on several threads, each in its own book")
+    func concurrency() {
+        let shelf = Bookcase()
+        let books = (0..<4).map { _ in Volume() }
+        shelf.books = books
+        let heard = Counter()
+        let token = shelf.observeProperties(deep: true) { _, _ in heard.increment() }
+        nonisolated(unsafe) let shared = books
+        runConcurrently(
+            (0..<4).map { role in
+                {
+                    let book = shared[role]
+                    for round in 0..<200 {
+                        let chapter = Section()
+                        book.chapters.append(chapter)
+                        chapter.pages = round
+                        if round % 3 == 0 { book.chapters.removeFirst() }
+                    }
+                }
+            })
+        // Each round: the append and the chapter's set, and every third a removal.
+        #expect(heard.current == 4 * (200 * 2 + 67))
+        token.cancel()
+        #expect(
+            books.allSatisfy { $0.chapters.allSatisfy { $0.observationsDescription.hasSuffix("no live observations") } }
+        )
+    }
+}
