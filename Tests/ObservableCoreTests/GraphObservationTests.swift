@@ -275,4 +275,32 @@ struct GraphObservationTests {
             books.allSatisfy { $0.chapters.allSatisfy { $0.observationsDescription.hasSuffix("no live observations") } }
         )
     }
+
+    @Test("through a controller and as a sequence, deep: one per object, replacing the shallow one")
+    func controllerAndSequence() async {
+        final class Editor {
+            var paths: [String] = []
+        }
+        let editor = Editor()
+        let controller = ObservationController(observer: editor)
+        let book = Volume()
+        let section = Section()
+        book.chapters = [section]
+        controller.observeProperties(of: book) { editor, _, change in editor.paths.append("shallow " + change.path) }
+        controller.observeProperties(of: book, deep: true) { editor, _, change in editor.paths.append(change.path) }
+        section.pages = 1
+        book.title = "t"
+        #expect(editor.paths == ["chapters[0].pages", "title"])
+        controller.unobserveProperties(of: book)
+        section.pages = 2
+        #expect(editor.paths.count == 2)
+
+        var iterator = book.propertyChanges(deep: true).makeAsyncIterator()
+        section.title = "s"
+        book.chapters.append(Section())
+        let first = await iterator.next()
+        let second = await iterator.next()
+        #expect(first.map { "\($0)" } == "setting chapters[0].title")
+        #expect(second.map { "\($0)" } == "insertion chapters 1..<2")
+    }
 }

@@ -20,7 +20,21 @@ extension KeyValueObservable {
     public func propertyChanges(
         bufferingPolicy: PropertyChangeSequence<Self>.BufferingPolicy = .unbounded
     ) -> PropertyChangeSequence<Self> {
-        PropertyChangeSequence(root: self, bufferingPolicy: bufferingPolicy)
+        PropertyChangeSequence(root: self, deep: false, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// The changes of every `@Observed` property of this object, and with `deep: true` of every
+    /// object it reaches, as ``observeProperties(options:deep:_:)`` follows them, as an asynchronous
+    /// sequence; see ``propertyChanges(bufferingPolicy:)``. Each element's ``ChangedProperty/path``
+    /// says where the change happened.
+    ///
+    /// - Parameters:
+    ///   - deep: Whether the objects this one reaches are observed too.
+    ///   - bufferingPolicy: What happens to changes the iterating task has not consumed yet.
+    public func propertyChanges(
+        deep: Bool, bufferingPolicy: PropertyChangeSequence<Self>.BufferingPolicy = .unbounded
+    ) -> PropertyChangeSequence<Self> {
+        PropertyChangeSequence(root: self, deep: deep, bufferingPolicy: bufferingPolicy)
     }
 }
 
@@ -34,10 +48,12 @@ public struct PropertyChangeSequence<Root: KeyValueObservable>: AsyncSequence {
     public typealias BufferingPolicy = AsyncStream<ChangedProperty>.Continuation.BufferingPolicy
 
     private weak var root: Root?
+    private let deep: Bool
     private let bufferingPolicy: BufferingPolicy
 
-    init(root: Root, bufferingPolicy: BufferingPolicy) {
+    init(root: Root, deep: Bool, bufferingPolicy: BufferingPolicy) {
         self.root = root
+        self.deep = deep
         self.bufferingPolicy = bufferingPolicy
     }
 
@@ -49,7 +65,7 @@ public struct PropertyChangeSequence<Root: KeyValueObservable>: AsyncSequence {
             return Iterator(ChangeIteration(buffer: buffer, token: nil))
         }
         let observation = ObjectObservations.register(
-            root, options: [], origin: .sequence, onObservedDeallocated: { buffer.finish() }
+            root, options: [], deep: deep, origin: .sequence, onObservedDeallocated: { buffer.finish() }
         ) { _, change in
             buffer.yield(ChangedProperty(change))
         }

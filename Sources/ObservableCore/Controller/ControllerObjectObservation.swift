@@ -18,13 +18,32 @@ extension ObservationController {
         options: PropertyObservationOptions = [.old, .new],
         _ handler: @escaping (Observer, Object, PropertyChange) -> Void
     ) {
+        observeProperties(of: object, options: options, deep: false, handler)
+    }
+
+    /// Observes every `@Observed` property of `object`, and with `deep: true` of every object it
+    /// reaches, as ``KeyValueObservable/observeProperties(options:deep:_:)`` does for a token. One
+    /// such observation per object, deep or not: observing again replaces it.
+    ///
+    /// ```swift
+    /// observations.observeProperties(of: book, deep: true) { editor, book, change in
+    ///     editor.markEdited(change.path)
+    /// }
+    /// ```
+    public func observeProperties<Object: KeyValueObservable>(
+        of object: Object,
+        options: PropertyObservationOptions = [.old, .new],
+        deep: Bool,
+        _ handler: @escaping (Observer, Object, PropertyChange) -> Void
+    ) {
         let registration = ControllerHandler(
             objectID: ObjectIdentifier(object), stringKey: nil,
             keyPath: InternedKeyPath(ControllerKey.everyPropertyKeyPath), options: options.observationOptions,
             observer: observerReference, handler: handler)
         register(object, registration) {
             ObjectObservations.register(
-                object, options: options, origin: .controller, onObservedDeallocated: registration.deallocationHook
+                object, options: options, deep: deep, origin: .controller,
+                onObservedDeallocated: registration.deallocationHook
             ) { object, change in
                 registration.deliver(object, change)
             }

@@ -7,6 +7,9 @@
 public struct ChangedProperty: Sendable, CustomStringConvertible {
     /// The property's name, as declared (`"title"`).
     public let name: String
+    /// Where the change happened, as ``PropertyChange/path`` says it when the change was made
+    /// (`"chapters[2].title"` in a graph; the name otherwise).
+    public let path: String
     /// The kind of change, as ``PropertyChange/kind`` has it.
     public let kind: ObservedChangeKind
     /// The positions an in-place mutation of an array changed, as ``PropertyChange/indexes`` has them.
@@ -15,6 +18,7 @@ public struct ChangedProperty: Sendable, CustomStringConvertible {
 
     init(_ change: PropertyChange) {
         name = change.name
+        path = change.path
         kind = change.kind
         indexes = change.indexes
         storedKeyPath = PropertyKeyPath(keyPath: change.keyPath)
@@ -23,9 +27,9 @@ public struct ChangedProperty: Sendable, CustomStringConvertible {
     /// The property's key path, rooted at the class that declares it, as ``PropertyChange/keyPath``.
     public var keyPath: AnyKeyPath { storedKeyPath.keyPath }
 
-    /// `setting title`, or `insertion pages [2..<3]`.
+    /// `setting title`, or `insertion pages [2..<3]`; in a graph, with the path.
     public var description: String {
-        "\(kind) \(name)" + (indexes.map { " \($0.ranges.map { "\($0)" }.joined(separator: ", "))" } ?? "")
+        "\(kind) \(path)" + (indexes.map { " \($0.ranges.map { "\($0)" }.joined(separator: ", "))" } ?? "")
     }
 }
 
