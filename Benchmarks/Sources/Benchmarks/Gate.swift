@@ -62,6 +62,9 @@ let gateCases = [
         id: "whole object set, newValue(as:)", group: "whole object: set, 1 observer", name: Name.wholeObject,
         iterations: 10_000),
     GateCase(
+        id: "graph set deep inside", group: "whole object: graph of 10,000 objects",
+        name: Name.graph + ", a set deep inside", iterations: 10_000),
+    GateCase(
         id: "changes(of:), setting thread", group: "async sequence: per change",
         name: Name.observed + " changes(of: \\.value), the setting", iterations: 10_000),
 ]

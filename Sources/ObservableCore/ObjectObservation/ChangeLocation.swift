@@ -1,14 +1,13 @@
-/// Where in an observed graph a change happened: the node and its object, shared by all the node's
-/// changes (a change holds one, see `PropertyChange.path`).
+/// Where in an observed graph a change happened: the node, shared by all its changes (a change
+/// holds one, see `PropertyChange.path`). It does not refer to the node's object: a weak reference
+/// would move the object's reference counts to a side table, slowing every retain of it.
 final class ChangeLocation: @unchecked Sendable {  // written in `init` only
     private weak var graph: (any PathFinding)?
     private let node: ObjectIdentifier
-    private(set) weak var object: AnyObject?
 
-    init(graph: any PathFinding, node: ObjectIdentifier, object: AnyObject) {
+    init(graph: any PathFinding, node: ObjectIdentifier) {
         self.graph = graph
         self.node = node
-        self.object = object
     }
 
     /// The path to the node's property `name`.

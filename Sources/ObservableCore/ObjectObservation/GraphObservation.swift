@@ -106,7 +106,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
     /// A node for `object`, in `nodes`; its observation is registered after the lock.
     private func makeNode(_ object: AnyObject) -> Node {
         let id = ObjectIdentifier(object)
-        let location = ChangeLocation(graph: self, node: id, object: object)
+        let location = ChangeLocation(graph: self, node: id)
         // The nodes want the values of every change: a change of references re-wires the graph.
         let observation = ObjectObservation(
             of: object, options: options.union([.old, .new]), origin: origin, watchesSetExtent: watchesSetExtent,
@@ -229,14 +229,11 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         if !change.isPrior, change.property._withUnsafeGuaranteedRef({ $0.followsObjects }) {
             rewire(id, object, change)
         }
-        var delivered = change
-        delivered.location = location
-        if !options.carriesOld || !options.carriesNew {
-            delivered = PropertyChange(
-                kind: change.kind, isPrior: change.isPrior, property: change.property, mutation: change.mutation,
-                old: options.carriesOld ? change.old : .none, new: options.carriesNew ? change.new : .none,
-                location: location)
-        }
+        // A new change, field by field (a copy of the whole would go through its value witness).
+        let delivered = PropertyChange(
+            kind: change.kind, isPrior: change.isPrior, property: change.property, mutation: change.mutation,
+            old: options.carriesOld ? change.old : .none, new: options.carriesNew ? change.new : .none,
+            location: location, changedObject: object)
         handler(root, delivered)
     }
 
@@ -289,26 +286,29 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
     // MARK: Paths
 
     /// `pages[2].title`: the way from the root to the node `id`'s property `name`, through each
-    /// node's parent, with the positions the parents' values hold now.
+    /// node's parent, with the positions the parents' values hold now. Walked down from the root,
+    /// each object found in its parent's current value, so that every object read is held.
     func path(to id: ObjectIdentifier, property name: String) -> String {
-        // The chain is taken under the lock, the values read after it.
-        let chain = lock.withLock { () -> [(parent: AnyObject?, property: ObjectProperty, child: AnyObject?)] in
-            var chain: [(AnyObject?, ObjectProperty, AnyObject?)] = []
+        // The chain of identities is taken under the lock, the values read after it.
+        let chain = lock.withLock { () -> [(property: ObjectProperty, child: ObjectIdentifier)] in
+            var chain: [(ObjectProperty, ObjectIdentifier)] = []
             var current = id
             var seen: Set<ObjectIdentifier> = []
-            while current != rootID, seen.insert(current).inserted, let node = nodes[current],
-                let parent = node.parent, let parentNode = nodes[parent.node]
-            {
-                chain.append((parentNode.location.object, parent.property.takeUnretainedValue(), node.location.object))
+            while current != rootID, seen.insert(current).inserted, let parent = nodes[current]?.parent {
+                chain.append((parent.property.takeUnretainedValue(), current))
                 current = parent.node
             }
-            return chain
+            return current == rootID ? chain.reversed() : []
         }
+        guard var object = root else { return name }
         var components: [String] = []
-        for (parent, property, child) in chain.reversed() {
-            guard let parent, let child else { return name }
-            let position = ObjectContents.pathPosition(of: child, in: property.currentValue(in: parent)) ?? ""
+        for (property, childID) in chain {
+            let value = property.currentValue(in: object)
+            guard let child = ObjectContents.objects(in: value).first(where: { ObjectIdentifier($0) == childID }),
+                let position = ObjectContents.pathPosition(of: child, in: value)
+            else { return name }
             components.append(property.name + position)
+            object = child
         }
         return (components + [name]).joined(separator: ".")
     }

@@ -26,6 +26,9 @@ public struct PropertyChange: CustomStringConvertible {
     @usableFromInline let new: KeyedValue
     /// Where in an observed graph the change happened; `nil` in the observation of one object.
     var location: ChangeLocation? = nil
+    /// The object whose property changed, in an observed graph (held as the change is: a weak
+    /// reference would move the object's reference counts to a side table for its whole life).
+    var changedObject: AnyObject? = nil
     // No initializer here, so that the memberwise one exists: it makes a change as one value, which
     // the compiler then destroys without a value witness (see `KeyedChange`).
 
@@ -40,7 +43,7 @@ public struct PropertyChange: CustomStringConvertible {
 
     /// The object whose property changed, in an observation of a graph (while it lives); `nil` in
     /// the observation of one object, whose handler is given that object.
-    public var object: AnyObject? { location?.object }
+    public var object: AnyObject? { changedObject }
 
     /// The property's key path, rooted at the class that declares it: `change.keyPath ==
     /// \Document.title` for a `title` that `Document` declares, also when the object is of a
