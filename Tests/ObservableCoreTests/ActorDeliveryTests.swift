@@ -235,7 +235,9 @@ struct ActorDeliveryTests {
         try await waitUntil { witnessed == count }
         #expect(witnessed == count)
         #expect(lateDeliveries == 0)
-        #expect(levels == Array(1...levels.count))
+        // A prefix of the sets, in order (possibly empty: under load the main actor may not have
+        // delivered any before the cancel).
+        #expect(levels == (0..<levels.count).map { $0 + 1 })
         #expect(levels.count < count)
         withExtendedLifetime(witness) {}
     }
