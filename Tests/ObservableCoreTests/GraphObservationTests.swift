@@ -127,21 +127,30 @@ struct GraphObservationTests {
         #expect(heard.all.filter { $0.contains("pages") } == ["index[\"s\"].pages 0->1"])
 
         // A cycle: a chapter whose note refers back to it.
-        let looping = Section("a")
-        let other = Section("b")
-        looping.notes = [other]
-        other.notes = [looping]
-        book.chapters = [looping]
-        heard.clear()
-        other.pages = 1
-        #expect(heard.all == ["chapters[0].notes[0].pages 0->1"])
-        book.chapters = []
-        heard.clear()
-        other.pages = 2
-        looping.pages = 2
-        #expect(heard.all.isEmpty)
-        #expect(other.observationsDescription.hasSuffix("no live observations"))
-        #expect(looping.observationsDescription.hasSuffix("no live observations"))
+        weak var weakLooping: Section?
+        weak var weakOther: Section?
+        do {
+            let looping = Section("a")
+            let other = Section("b")
+            weakLooping = looping
+            weakOther = other
+            looping.notes = [other]
+            other.notes = [looping]
+            book.chapters = [looping]
+            heard.clear()
+            other.pages = 1
+            #expect(heard.all == ["chapters[0].notes[0].pages 0->1"])
+            book.chapters = []
+            heard.clear()
+            other.pages = 2
+            looping.pages = 2
+            #expect(heard.all.isEmpty)
+            #expect(other.observationsDescription.hasSuffix("no live observations"))
+            #expect(looping.observationsDescription.hasSuffix("no live observations"))
+            looping.notes = []  // the test's own cycle; the observation holds neither object
+        }
+        #expect(weakLooping == nil)
+        #expect(weakOther == nil)
         withExtendedLifetime(token) {}
     }
 
