@@ -21,8 +21,9 @@ import Synchronization
 public struct ObservedMacro {
     /// The expansion is laid out by the macro itself. Formatting every expansion was most of the
     /// plugin's time in a debug-built swift-syntax (which is how packages build their macros):
-    /// the accessors' layout is fixed once per shape in `AccessorShape.templates(for:)`, and only
-    /// the storage peer, which carries the user's own tokens, is formatted per property.
+    /// the accessors' layout is fixed once per shape in `AccessorShape.templates(for:)` and filled
+    /// in as text (`LaidOutSyntax`), as are the slot and a storage without `willSet`/`didSet`; only
+    /// a storage carrying the user's observers is formatted per property.
     public static var formatMode: FormatMode { .disabled }
 
     /// The names of what one property expands to. The storage and the slot are found by these names
@@ -91,8 +92,19 @@ extension ObservedMacro: AccessorMacro {
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
             detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
             observation: ObservationCalls(in: container))
-        let renamer = PlaceholderRenamer(names: names, change: context.makeUniqueName("change"))
-        return AccessorShape.templates(for: shape).map { renamer.rewrite($0).cast(AccessorDeclSyntax.self) }
+        let change = context.makeUniqueName("change")
+        return AccessorShape.templates(for: shape).map { template in
+            LaidOutSyntax.accessor(
+                template.filled {
+                    switch $0 {
+                    case .property: names.property
+                    case .storage: names.storage
+                    case .slot: names.slot
+                    case .registrar: names.registrar
+                    case .change: change
+                    }
+                })
+        }
     }
 }
 
@@ -130,11 +142,9 @@ struct AccessorShape: Hashable {
         self.observation = observation
     }
 
-    /// The accessors of this shape with placeholder names, parsed once per plugin process and then
-    /// renamed for each property: parsing the accessors' source was most of an expansion's cost
-    /// (with swift-syntax built for debugging, as packages build their macros), renaming tokens in a
-    /// parsed copy a fraction of it.
-    static func templates(for shape: AccessorShape) -> [AccessorDeclSyntax] {
+    /// The accessors of this shape with placeholder names, laid out once per plugin process and then
+    /// filled in for each property as text (see `LaidOutSyntax`).
+    static func templates(for shape: AccessorShape) -> [PlaceholderTemplate] {
         if let cached = cache.withLock({ $0[shape] }) { return cached }
         let accessors = make(shape).map {
             // The layout `FormatMode.auto` gives, fixed once: formatted, then indented inside the
@@ -142,16 +152,18 @@ struct AccessorShape: Hashable {
             let formatted = $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(
                 AccessorDeclSyntax.self
             ).trimmed
-            guard shape.isWrappedInBraces, expansionKeepsLayout else { return formatted }
+            guard shape.isWrappedInBraces, expansionKeepsLayout else {
+                return PlaceholderTemplate(formatted.description)
+            }
             let indented = formatted.description.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.isEmpty ? "" : indentation.description + $0 }.joined(separator: "\n")
-            return AccessorDeclSyntax("\(raw: indented)")
+            return PlaceholderTemplate(indented)
         }
         cache.withLock { $0[shape] = accessors }
         return accessors
     }
 
-    private static let cache = Mutex<[AccessorShape: [AccessorDeclSyntax]]>([:])
+    private static let cache = Mutex<[AccessorShape: [PlaceholderTemplate]]>([:])
     static let indentation = Trivia.spaces(4)
 
     /// Whether a `.disabled` expansion is inserted exactly as laid out. swift-syntax 600 still
@@ -164,8 +176,11 @@ struct AccessorShape: Hashable {
 
     /// The accessors of `shape`, named with the placeholders.
     private static func make(_ shape: AccessorShape) -> [AccessorDeclSyntax] {
-        let names = PlaceholderRenamer.names
-        let change = PlaceholderRenamer.change
+        let names = ObservedMacro.Names(
+            property: PlaceholderTemplate.Placeholder.property.token,
+            storage: PlaceholderTemplate.Placeholder.storage.token, slot: PlaceholderTemplate.Placeholder.slot.token,
+            registrar: PlaceholderTemplate.Placeholder.registrar.token)
+        let change = PlaceholderTemplate.Placeholder.change.token
         let isOverride = shape.isOverride
         let slot = names.slot
         // In a class reporting to Observation, a read is reported to it first, and its willSet/didSet
@@ -322,30 +337,6 @@ enum ObservationCalls: Hashable {
     }
 }
 
-/// Puts a property's names in place of a template's placeholders (identifiers no user code can
-/// clash with: they are only ever in our templates).
-final class PlaceholderRenamer: SyntaxRewriter {
-    static let names = ObservedMacro.Names(
-        property: .identifier("__ObservedMacroProperty"), storage: .identifier("__ObservedMacroStorage"),
-        slot: .identifier("__ObservedMacroSlot"), registrar: .identifier("__ObservedMacroRegistrar"))
-    static let change = TokenSyntax.identifier("__ObservedMacroChange")
-
-    private let replacements: [String: TokenSyntax]
-
-    init(names: ObservedMacro.Names, change: TokenSyntax) {
-        replacements = [
-            Self.names.property.text: names.property, Self.names.storage.text: names.storage,
-            Self.names.slot.text: names.slot, Self.names.registrar.text: names.registrar, Self.change.text: change,
-        ]
-        super.init(viewMode: .sourceAccurate)
-    }
-
-    override func visit(_ token: TokenSyntax) -> TokenSyntax {
-        guard case .identifier(let text) = token.tokenKind, let replacement = replacements[text] else { return token }
-        return replacement.with(\.leadingTrivia, token.leadingTrivia).with(\.trailingTrivia, token.trailingTrivia)
-    }
-}
-
 extension ObservedMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -368,17 +359,15 @@ extension ObservedMacro: PeerMacro {
         guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
         // Declared with the alias whose name says what to do when synthesised Codable trips on it.
         var slot: [DeclSyntax] = [
-            "private let \(names.slot): ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()"
+            LaidOutSyntax.declaration(
+                "private let \(names.slot.text): ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()"
+            )
         ]
         if let container, ObservationBridge.needsPropertyRegistrar(in: container) {
             slot.append(ObservationBridge.registrarDeclaration(named: names.registrar, in: container))
         }
         if property.hasModifier(.override) { return slot }
         let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)
-            .map {
-                $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self)
-                    .trimmed
-            }
         return [storage[0]] + slot + storage.dropFirst()
     }
 }

@@ -1,3 +1,4 @@
+import SwiftBasicFormat
 import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
@@ -295,7 +296,8 @@ extension VariableDeclSyntax {
     /// notifying) again.
     ///
     /// Types declared inside the observers move to a namespace beside the storage (see
-    /// `LocalTypeHoister`), returned as the second declaration when there are any.
+    /// `LocalTypeHoister`), returned as the second declaration when there are any. Laid out for the
+    /// expansion.
     func observedStorage(named storage: String, property: String) -> [DeclSyntax] {
         let binding = observedBinding!
         let kept = modifiers.filter { modifier in
@@ -307,6 +309,14 @@ extension VariableDeclSyntax {
         let availability = attributes.filter {
             if case .attribute(let attribute) = $0 { return attribute.attributeName.trimmedDescription == "available" }
             return false
+        }
+        // The common case, laid out as text (see `LaidOutSyntax`): the user's type and initial
+        // value as written inside, spaced as the formatter spaces them around.
+        if binding.accessorBlock == nil, availability.isEmpty {
+            let modifiers = (["private"] + kept.map(\.trimmedDescription)).joined(separator: " ")
+            let type = binding.typeAnnotation.map { ": " + $0.type.trimmedDescription } ?? ""
+            let initializer = binding.initializer.map { " = " + $0.value.trimmedDescription } ?? ""
+            return [LaidOutSyntax.declaration("\(modifiers) var \(storage)\(type)\(initializer)")]
         }
         var observers: AccessorBlockSyntax?
         var hoister = LocalTypeHoister(namespace: "__$" + property)
@@ -329,7 +339,9 @@ extension VariableDeclSyntax {
                 )
             ]
         )
-        return [DeclSyntax(declaration)] + (hoister.namespaceDeclaration.map { [$0] } ?? [])
+        return ([DeclSyntax(declaration)] + (hoister.namespaceDeclaration.map { [$0] } ?? [])).map {
+            $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ObservableMacros
+import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import Testing
@@ -21,7 +22,11 @@ struct NamingContractTests {
         let peers = try ObservedMacro.expansion(
             of: attribute, providingPeersOf: variable,
             in: BasicMacroExpansionContext(lexicalContext: [Syntax(container)]))
-        let names = peers.compactMap { $0.as(VariableDeclSyntax.self)?.bindings.first?.pattern.trimmedDescription }
+        // Read as the compiler reads an expansion: its text, parsed.
+        let names = peers.compactMap {
+            Parser.parse(source: $0.description).statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first?
+                .pattern.trimmedDescription
+        }
         #expect(names == ["_" + property, "_$" + property])
     }
 }

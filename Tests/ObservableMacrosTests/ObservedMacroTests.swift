@@ -55,6 +55,32 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test("the storage keeps the type and initial value as written inside, spaced as the formatter spaces them")
+    func storageSpacing() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @Observed var scores:[String:Int]=[
+                    "a": 1,  // first
+                ]  // trailing
+            }
+            """,
+            expandedSource: """
+                final class Person {
+                    var scores:[String:Int]{  // trailing
+                \(observedAccessors("scores"))
+                    }
+
+                    private var _scores: [String:Int] = [
+                            "a": 1,  // first
+                        ]
+
+                    private let _$scores: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+                """
+        )
+    }
+
     @Test("an optional without an initial value")
     func optionalWithoutInitializer() {
         assertObservedExpansion(
