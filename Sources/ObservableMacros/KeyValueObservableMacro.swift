@@ -24,13 +24,16 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
             let property = member.as(VariableDeclSyntax.self)
         else { return [] }
         switch marking(of: property, in: declaration) {
-        case .observed: return ["@Observed"]
+        case .observed: return [observed]
         case .left: return []
         case .refused(let problems):
             problems.forEach(context.diagnose)
             return []
         }
     }
+
+    /// The attribute the class attribute adds, built once: it is asked about every member.
+    static let observed = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Observed")))
 
     /// What the class attribute does with one property of the class.
     enum Marking {
@@ -58,7 +61,6 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
                 Diagnostic(node: Syntax(property.bindings), message: ObservedDiagnostic.classMemberNeedsSplitting)
             ])
         }
-        let observed: AttributeSyntax = "@Observed"
         let problems = property.observedProblems(attribute: observed, lexicalContext: [Syntax(declaration)])
         guard !problems.isEmpty else { return .observed }
         // Computed, lazy and wrapped properties are not what the class attribute observes; any other
