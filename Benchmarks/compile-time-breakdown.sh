@@ -81,7 +81,7 @@ run_job() { # $1 model, $2 job (c | m), $3 plugin path or "", then extra fronten
     echo
 }
 
-for model in observed annotated observable; do
+for model in observed annotated annotated-observable annotated-codable observable observable-codable; do
     [ -d "$work/$model" ] || continue
     touch "$work/$model/Sources/Model/Model.swift"
     (cd "$work/$model" && swift build -v --target Model 2>&1) | grep -E '^/[^ ]*swift-frontend -frontend' \
@@ -90,9 +90,9 @@ for model in observed annotated observable; do
     grep -F -- '-frontend -emit-module ' "$out/$model.cmds" > "$out/$model.m.cmd"
     echo "## $model"
     debug_plugin=""
-    [ "$model" != observable ] && debug_plugin="$work/$model/.build/x86_64-unknown-linux-gnu/debug/ObservableMacros-tool"
+    [[ "$model" != observable* ]] && debug_plugin="$work/$model/.build/x86_64-unknown-linux-gnu/debug/ObservableMacros-tool"
     run_job $model c "$debug_plugin" > /dev/null # warms the index store and the file cache
-    if [ "$model" = observable ]; then
+    if [[ "$model" == observable* ]]; then
         echo "object file:      $(run_job $model c '')"
         echo "module interface: $(run_job $model m '')"
     else
@@ -107,18 +107,16 @@ for model in observed annotated observable; do
     run_job $model c "$debug_plugin" -debug-time-function-bodies > /dev/null
     log="$out/$model-c-$(basename "$(dirname "${debug_plugin:-.}")")"
     python3 - "$log.out" <<'PY'
-import collections, re, sys
+import collections, sys
 totals = collections.Counter(); counts = collections.Counter()
 for line in open(sys.argv[1], errors="replace"):
-    m = re.match(r"\s*([0-9.]+)ms\s+\S+\s+(.*)$", line)
-    if not m: continue
-    kind = re.sub(r"[A-Za-z_$][A-Za-z0-9_$]*\(|\b(p|Model)\d+\b", "", m.group(2)).split("(")[0].strip() or "?"
-    words = m.group(2).split()
-    kind = " ".join(w for w in words if not re.search(r"\d", w))[:40] or "?"
-    totals[kind] += float(m.group(1)); counts[kind] += 1
-print("type-checking function bodies, by kind (ms total / count):")
-for kind, ms in totals.most_common(12):
-    print(f"  {ms:9.1f} ms  {counts[kind]:6d}  {kind}")
+    parts = line.rstrip("\n").split("\t")
+    if len(parts) < 3 or not parts[0].endswith("ms"): continue
+    kind = parts[2].split(" Model.")[0]
+    totals[kind] += float(parts[0][:-2]); counts[kind] += 1
+print(f"type-checking function bodies: {sum(totals.values()):.0f} ms in {sum(counts.values())} bodies")
+for kind, ms in totals.most_common(8):
+    print(f"  {ms:8.0f} ms  {counts[kind]:6d}  {kind}")
 PY
 done
 echo "raw logs: $out"

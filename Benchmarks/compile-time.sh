@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Compile time of a generated model (200 classes × 10 properties by default) written with
 # ObservableCore's @Observed, and with @KeyValueObservable on each class (plain `var`s), versus the
-# same model with Apple's @Observable. Dependencies (and the
-# macro plugin) are built first; what is timed is rebuilding the model module alone, RUNS times,
-# reporting each median and the ratio.
+# same model with Apple's @Observable; with ALL=1 also @KeyValueObservable classes declaring
+# `Observable` (against @Observable) and `Codable` (against @Observable classes declaring `Codable`).
+# Dependencies (and the macro plugin) are built first; what is timed is rebuilding the model module
+# alone, RUNS times, reporting each median and the ratio. compile-time-breakdown.sh, given the same
+# WORK folder, says where the time goes.
 #   Benchmarks/compile-time.sh                 # 200 × 10, debug, 3 runs
+#   ALL=1 WORK=/tmp/ct Benchmarks/compile-time.sh
 #   CLASSES=50 PROPERTIES=4 RUNS=1 CONFIG=release Benchmarks/compile-time.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,19 +18,29 @@ runs=${RUNS:-3}
 config=${CONFIG:-debug}
 work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/compile-time.XXXXXX")}
 
-generate() { # $1: observed | annotated | observable
+models="observed annotated observable"
+[ -n "${ALL:-}" ] && models="$models annotated-observable annotated-codable observable-codable"
+
+generate() { # $1: a model of $models
     local kind=$1 file=$2
     {
-        if [ "$kind" = observable ]; then echo "import Observation"; else echo "import ObservableCore"; fi
+        case "$kind" in
+            observable*) echo "import Observation" ;;
+            annotated-observable) printf 'import Observation\nimport ObservableCore\n' ;;
+            *) echo "import ObservableCore" ;;
+        esac
         for ((c = 0; c < classes; c++)); do
+            case "$kind" in
+                observed) echo "public final class Model$c: KeyValueObservable {" ;;
+                annotated) echo "@KeyValueObservable public final class Model$c {" ;;
+                annotated-observable) echo "@KeyValueObservable public final class Model$c: Observable {" ;;
+                annotated-codable) echo "@KeyValueObservable public final class Model$c: Codable {" ;;
+                observable) echo "@Observable public final class Model$c {" ;;
+                observable-codable) echo "@Observable public final class Model$c: Codable {" ;;
+            esac
             if [ "$kind" = observed ]; then
-                echo "public final class Model$c: KeyValueObservable {"
                 for ((p = 0; p < properties; p++)); do echo "    @Observed public var p$p: Int = $p"; done
-            elif [ "$kind" = annotated ]; then
-                echo "@KeyValueObservable public final class Model$c {"
-                for ((p = 0; p < properties; p++)); do echo "    public var p$p: Int = $p"; done
             else
-                echo "@Observable public final class Model$c {"
                 for ((p = 0; p < properties; p++)); do echo "    public var p$p: Int = $p"; done
             fi
             echo "    public init() {}"
@@ -36,11 +49,11 @@ generate() { # $1: observed | annotated | observable
     } > "$file"
 }
 
-setup() { # $1: observed | annotated | observable
+setup() { # $1: a model of $models
     local kind=$1 dir="$work/$1"
     mkdir -p "$dir/Sources/Model"
     generate "$kind" "$dir/Sources/Model/Model.swift"
-    if [ "$kind" != observable ]; then
+    if [[ "$kind" != observable* ]]; then
         cat > "$dir/Package.swift" <<PKG
 // swift-tools-version: 6.0
 import PackageDescription
@@ -67,7 +80,7 @@ PKG
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-time_model() { # $1: observed | annotated | observable → median seconds to rebuild the model module
+time_model() { # $1: a model of $models → median seconds to rebuild the model module
     local dir="$work/$1"
     for ((r = 0; r < runs; r++)); do
         touch "$dir/Sources/Model/Model.swift"
@@ -82,15 +95,18 @@ time_model() { # $1: observed | annotated | observable → median seconds to reb
 echo "model: $classes classes × $properties properties, $config build, median of $runs rebuilds of the model module"
 echo "work folder: $work"
 echo "commit: $(git -C "$root" rev-parse --short HEAD), $(date -u +%Y-%m-%d)"
-setup observed
-setup annotated
-setup observable
-observed=$(time_model observed)
-annotated=$(time_model annotated)
-observable=$(time_model observable)
-ratio() { awk -v a="$1" -v b="$observable" 'BEGIN { printf "%.2f", a / b }'; }
-echo "| model | rebuild time | vs @Observable |"
+declare -A seconds
+for model in $models; do setup "$model"; done
+for model in $models; do seconds[$model]=$(time_model "$model"); done
+ratio() { awk -v a="${seconds[$1]}" -v b="${seconds[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
+row() { echo "| $1 | ${seconds[$2]} s | $(ratio "$2" "$3")× \`$3\` |"; }
+echo "| model | rebuild time | vs Observation |"
 echo "| --- | ---: | ---: |"
-echo "| @Observed on each property (ObservableCore) | ${observed} s | $(ratio "$observed")× |"
-echo "| @KeyValueObservable on each class (ObservableCore) | ${annotated} s | $(ratio "$annotated")× |"
-echo "| @Observable (Observation) | ${observable} s | 1.00× |"
+row "@Observed on each property (ObservableCore)" observed observable
+row "@KeyValueObservable on each class (ObservableCore)" annotated observable
+if [ -n "${ALL:-}" ]; then
+    row "@KeyValueObservable on each class declaring \`Observable\`" annotated-observable observable
+    row "@KeyValueObservable on each class declaring \`Codable\`" annotated-codable observable-codable
+    row "@Observable on each class declaring \`Codable\` (Observation)" observable-codable observable-codable
+fi
+row "@Observable (Observation)" observable observable
