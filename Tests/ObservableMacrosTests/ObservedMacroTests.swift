@@ -62,12 +62,12 @@ struct ObservedExpansionTests {
             final class Person {
                 @Observed var scores:[String:Int]=[
                     "a": 1,  // first
-                ]  // trailing
+                ]
             }
             """,
             expandedSource: """
                 final class Person {
-                    var scores:[String:Int]{  // trailing
+                    var scores:[String:Int]{
                 \(observedAccessors("scores"))
                     }
 
