@@ -23,6 +23,8 @@ let package = Package(
             dependencies: [
                 .product(name: "SwiftBasicFormat", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                // Its message loop, run on our own connection (`PluginConnection`).
+                .product(name: "_SwiftCompilerPluginMessageHandling", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
@@ -36,6 +38,7 @@ let package = Package(
             name: "ObservableMacrosTests",
             dependencies: [
                 "ObservableMacros",
+                .product(name: "_SwiftCompilerPluginMessageHandling", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),

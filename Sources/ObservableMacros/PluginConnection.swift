@@ -1,0 +1,142 @@
+// The plugin's connection to the compiler: swift-syntax's own framing and encoding, except that the
+// build configuration the compiler attaches to every request is cut from the message before it is
+// decoded. These macros never evaluate `#if`, and decoding that field on every request took a
+// debug-built plugin longer than the expansions themselves (BENCHMARKS.md, "Compile time").
+//
+// Unsafe code: reads into a raw buffer, C searches over it and a move inside it. It assumes the
+// framing `StandardIOMessageConnection` documents (a little-endian 64-bit length, then JSON) and
+// JSON's rule that a quote inside a string is escaped, so `,"staticBuildConfiguration":"` can only be
+// that key. Proved by `PluginConnectionTests` (cuts decoded by swift-syntax, a message through a pipe,
+// a macro's response identical with and without the cut) and by every build of the tests, whose
+// expansions go through it.
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+#if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
+
+/// Receives the compiler's messages without their build configuration; sends as swift-syntax does.
+package struct PluginConnection: MessageConnection {
+    private let input: CInt
+    private let output: StandardIOMessageConnection
+
+    package init(input: CInt, output: CInt) {
+        self.input = input
+        self.output = StandardIOMessageConnection(inputFileDescriptor: input, outputFileDescriptor: output)
+    }
+
+    /// Messages on copies of stdin and stdout, as swift-syntax sets them up: stdin closed so that a
+    /// stray read fails instead of waiting, stdout sent to stderr so that a print cannot corrupt a
+    /// message.
+    static func standardIO() throws -> PluginConnection {
+        let input = dup(STDIN_FILENO)
+        guard input >= 0 else { throw PluginConnectionError.system("dup(stdin)", errno) }
+        guard close(STDIN_FILENO) == 0 else { throw PluginConnectionError.system("close(stdin)", errno) }
+        let output = dup(STDOUT_FILENO)
+        guard output >= 0 else { throw PluginConnectionError.system("dup(stdout)", errno) }
+        guard dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
+            throw PluginConnectionError.system("dup2(stderr, stdout)", errno)
+        }
+        return PluginConnection(input: input, output: output)
+    }
+
+    package func sendMessage<TX: Encodable>(_ message: TX) throws {
+        try output.sendMessage(message)
+    }
+
+    package func waitForNextMessage<RX: Decodable>(_ type: RX.Type) throws -> RX? {
+        var header: UInt64 = 0
+        guard try withUnsafeMutableBytes(of: &header, fill) else { return nil }
+        let count = Int(UInt64(littleEndian: header))
+        // An empty message is the host's signal to stop, as in swift-syntax's connection.
+        if count == 0 { return nil }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+        defer { buffer.deallocate() }
+        guard try fill(UnsafeMutableRawBufferPointer(buffer)) else { throw PluginConnectionError.endOfInput }
+        let kept = Self.cutBuildConfiguration(buffer)
+        return try JSON.decode(type, from: UnsafeBufferPointer(rebasing: buffer[..<kept]))
+    }
+
+    /// Fills `buffer` from the input; false if the input ended before its first byte.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var filled = 0
+        while filled < buffer.count {
+            let got = read(input, base + filled, buffer.count - filled)
+            if got > 0 {
+                filled += got
+            } else if got == 0 {
+                if filled == 0 { return false }
+                throw PluginConnectionError.endOfInput
+            } else if errno != EINTR {
+                throw PluginConnectionError.system("read", errno)
+            }
+        }
+        return true
+    }
+
+    private static let key = Array(#","staticBuildConfiguration":""#.utf8)
+
+    /// Removes `,"staticBuildConfiguration":"…"` from the JSON in `message`, moving what follows it
+    /// down; returns the length left. A message without that pair, or whose value does not end, is
+    /// left whole and decoded as it came.
+    package static func cutBuildConfiguration(_ message: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let base = message.baseAddress, let cut = buildConfigurationRange(in: UnsafeBufferPointer(message))
+        else { return message.count }
+        memmove(base + cut.lowerBound, base + cut.upperBound, message.count - cut.upperBound)
+        return message.count - cut.count
+    }
+
+    private static func buildConfigurationRange(in message: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let base = message.baseAddress else { return nil }
+        let end = message.count
+        var from = 0
+        while end - from >= key.count {
+            guard let found = memchr(base + from, Int32(UInt8(ascii: ",")), end - from) else { return nil }
+            let comma = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            from = comma + 1
+            guard end - comma >= key.count, key.withUnsafeBytes({ memcmp(found, $0.baseAddress!, key.count) }) == 0
+            else { continue }
+            guard let valueEnd = stringEnd(in: message, from: comma + key.count) else { return nil }
+            return comma..<valueEnd
+        }
+        return nil
+    }
+
+    /// The index after the quote that closes the JSON string whose contents start at `start`.
+    private static func stringEnd(in message: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = message.baseAddress else { return nil }
+        var from = start
+        while from < message.count {
+            guard let found = memchr(base + from, Int32(UInt8(ascii: "\"")), message.count - from) else { return nil }
+            let quote = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            var backslashes = 0
+            while quote - backslashes > start, message[quote - backslashes - 1] == UInt8(ascii: "\\") {
+                backslashes += 1
+            }
+            if backslashes % 2 == 0 { return quote + 1 }
+            from = quote + 1
+        }
+        return nil
+    }
+}
+
+/// Why the connection stopped; the listener prints it and exits, as with swift-syntax's connection.
+package enum PluginConnectionError: Error, CustomStringConvertible {
+    case endOfInput
+    case system(String, CInt)
+
+    package var description: String {
+        switch self {
+        case .endOfInput: "the compiler's message ended early"
+        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        }
+    }
+}
+#endif

@@ -1,0 +1,137 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+#if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+import ObservableMacros
+@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
+import Testing
+
+/// The plugin's connection: the build configuration cut from the compiler's messages and nothing
+/// else, so that every expansion is what swift-syntax's own connection would have produced.
+@Suite struct PluginConnectionTests {
+    /// A request as the compiler sends it (its keys sorted, the configuration last), for `count`'s
+    /// `@Observed` accessors.
+    static let request = #"""
+        {"expandAttachedMacro":{"attributeSyntax":{"kind":"attribute","location":{"column":5,"fileID":"M/M.swift","fileName":"/m/M.swift","line":2,"offset":30},"source":"\n    @Observed "},"declSyntax":{"kind":"declaration","location":{"column":5,"fileID":"M/M.swift","fileName":"/m/M.swift","line":2,"offset":30},"source":"\n    @Observed var count: Int = 0"},"discriminator":"$s1M5ModelC5count8ObservedfMa_","lexicalContext":[{"kind":"declaration","location":{"column":0,"fileID":"","fileName":"","line":0,"offset":0},"source":"\nfinal class Model: KeyValueObservable {}"}],"macro":{"moduleName":"ObservableMacros","name":"Observed","typeName":"ObservedMacro"},"macroRole":"accessor","staticBuildConfiguration":"{\"attributes\":[\"available\",\"objc\"],\"customConditions\":[\"DEBUG\"],\"features\":[\"StrictConcurrency\"],\"targetOSs\":[\"Linux\"],\"targetPointerBitWidth\":64}"}}
+        """#
+
+    static func cut(_ json: String) -> String {
+        var bytes = Array(json.utf8)
+        let kept = bytes.withUnsafeMutableBufferPointer { PluginConnection.cutBuildConfiguration($0) }
+        return String(decoding: bytes[..<kept], as: UTF8.self)
+    }
+
+    @Test(arguments: [
+        (#"{"m":{"a":1,"staticBuildConfiguration":"{\"x\":[\"y\"]}"}}"#, #"{"m":{"a":1}}"#),
+        // A value ending in an escaped backslash, and a key after the cut pair.
+        (#"{"m":{"a":1,"staticBuildConfiguration":"{\"x\":\"a\\\\\"}\\","z":2}}"#, #"{"m":{"a":1,"z":2}}"#),
+        (#"{"a":"x,","staticBuildConfiguration":""}"#, #"{"a":"x,"}"#),
+    ])
+    func cutsThePair(message: String, expected: String) {
+        #expect(Self.cut(message) == expected)
+    }
+
+    @Test(arguments: [
+        // No configuration.
+        #"{"getCapability":{"capability":{"protocolVersion":7}}}"#,
+        // The key first in its object: no comma before it, so it is decoded rather than guessed at.
+        #"{"staticBuildConfiguration":"{}","a":1}"#,
+        // The key's text inside a string (the user's source), where its quotes are escaped.
+        #"{"source":"f(a,\"staticBuildConfiguration\":\"x\")","b":1}"#,
+        // A value that never ends.
+        #"{"a":1,"staticBuildConfiguration":"{\"x\":[\"y\"]"#,
+        "",
+    ])
+    func leavesTheRestWhole(message: String) {
+        #expect(Self.cut(message) == message)
+    }
+
+    /// Frames messages as the compiler does (a little-endian 64-bit length, then the JSON) into a
+    /// pipe whose other end the connection reads.
+    static func piped(_ messages: [String], then tail: [UInt8] = []) throws -> (PluginConnection, close: () -> Void) {
+        var bytes: [UInt8] = []
+        for message in messages {
+            withUnsafeBytes(of: UInt64(message.utf8.count).littleEndian) { bytes += $0 }
+            bytes += message.utf8
+        }
+        bytes += tail
+        var toPlugin: [CInt] = [0, 0]
+        var fromPlugin: [CInt] = [0, 0]
+        try #require(pipe(&toPlugin) == 0 && pipe(&fromPlugin) == 0)
+        // A pipe holds 64 KiB on Linux and macOS; these messages are far smaller.
+        try #require(bytes.count < 16_384)
+        let written = bytes.withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) }
+        try #require(written == bytes.count)
+        close(toPlugin[1])
+        let connection = PluginConnection(input: toPlugin[0], output: fromPlugin[1])
+        let closeAll = {
+            for descriptor in [toPlugin[0], fromPlugin[0], fromPlugin[1]] { close(descriptor) }
+        }
+        return (connection, closeAll)
+    }
+
+    @Test func readsFramedMessagesUntilTheEnd() throws {
+        let (connection, closeAll) = try Self.piped([
+            #"{"getCapability":{"capability":{"protocolVersion":7}}}"#, Self.request,
+        ])
+        defer { closeAll() }
+        let first = try #require(try connection.waitForNextMessage(HostToPluginMessage.self))
+        guard case .getCapability(let capability) = first else {
+            Issue.record("expected the capability request, got \(first)")
+            return
+        }
+        #expect(capability != nil)
+        let second = try #require(try connection.waitForNextMessage(HostToPluginMessage.self))
+        let text = String(decoding: try JSON.encode(second), as: UTF8.self)
+        #expect(text.contains(#"@Observed var count: Int = 0"#))
+        #expect(text.contains(#""macroRole":"accessor""#))
+        #expect(!text.contains("staticBuildConfiguration"))
+        #expect(!text.contains("customConditions"))
+        #expect(try connection.waitForNextMessage(HostToPluginMessage.self) == nil)
+    }
+
+    @Test func aMessageCutShortIsAnError() throws {
+        // A header announcing 100 bytes, followed by 3.
+        var header: [UInt8] = []
+        withUnsafeBytes(of: UInt64(100).littleEndian) { header += $0 }
+        let (connection, closeAll) = try Self.piped([], then: header + Array("{\"a".utf8))
+        defer { closeAll() }
+        #expect(throws: PluginConnectionError.self) {
+            _ = try connection.waitForNextMessage(HostToPluginMessage.self)
+        }
+    }
+
+    @Test func theExpansionIsWhatTheWholeMessageGives() throws {
+        let handler = PluginProviderMessageHandler(provider: MacroProvider(ObservableMacrosPlugin()))
+        let whole = try Array(Self.request.utf8).withUnsafeBufferPointer {
+            try JSON.decode(HostToPluginMessage.self, from: $0)
+        }
+        let (connection, closeAll) = try Self.piped([Self.request])
+        defer { closeAll() }
+        let cut = try #require(try connection.waitForNextMessage(HostToPluginMessage.self))
+
+        let fromWhole = String(decoding: try JSON.encode(handler.handleMessage(whole)), as: UTF8.self)
+        let fromCut = String(decoding: try JSON.encode(handler.handleMessage(cut)), as: UTF8.self)
+        #expect(fromCut == fromWhole)
+        // An expansion, not an error both sides agree on.
+        #expect(fromCut.contains("_$count.willSet(self"))
+        #expect(!fromCut.contains(#""severity":"error""#))
+    }
+
+    @Test func anUnknownMacroIsNamedInTheError() {
+        let error = #expect(throws: MacroNotFound.self) {
+            _ = try MacroProvider(ObservableMacrosPlugin())
+                .resolveMacro(moduleName: "ObservableMacros", typeName: "Nope")
+        }
+        #expect(error?.description.contains("'ObservableMacros.Nope'") == true)
+        let found = try? MacroProvider(ObservableMacrosPlugin()).resolveMacro(
+            moduleName: "ObservableMacros", typeName: "ObservedMacro")
+        #expect(found.map(ObjectIdentifier.init) == ObjectIdentifier(ObservedMacro.self))
+    }
+}
+#endif
