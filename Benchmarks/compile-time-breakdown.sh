@@ -7,6 +7,7 @@
 #     compiler kills it at the end) and the number of expansions it was asked for;
 #   - the type checker's time per accessor kind of the expanded code (-debug-time-function-bodies).
 #   WORK=/tmp/ct Benchmarks/compile-time.sh && WORK=/tmp/ct Benchmarks/compile-time-breakdown.sh
+#   MODELS="annotated-observable observable" WORK=/tmp/ct Benchmarks/compile-time-breakdown.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -81,7 +82,7 @@ run_job() { # $1 model, $2 job (c | m), $3 plugin path or "", then extra fronten
     echo
 }
 
-for model in observed annotated annotated-observable annotated-codable observable observable-codable; do
+for model in ${MODELS:-observed annotated annotated-observable annotated-codable observable observable-codable}; do
     [ -d "$work/$model" ] || continue
     touch "$work/$model/Sources/Model/Model.swift"
     (cd "$work/$model" && swift build -v --target Model 2>&1) | grep -E '^/[^ ]*swift-frontend -frontend' \

@@ -256,8 +256,9 @@ struct AccessorShape: Hashable {
             ? "\(slot).isObserved, !ObservableCore.ObservationSlot.isDuplicate(\(value), newValue)"
             : "\(slot).isObserved"
         if shape.observation != .none {
-            // As `@Observable` sets (Observation's willSet and didSet around the store, through
-            // `withMutation`), our notifications inside; unobserved, exactly its work.
+            // Unobserved, exactly `@Observable`'s work. Observed, Observation's willSet and didSet
+            // around ours, called as `_modify` calls them: what `withMutation` does, without a
+            // closure of several statements for the type checker to solve with the generic call.
             accessors.append(
                 """
                 set {
@@ -267,13 +268,11 @@ struct AccessorShape: Hashable {
                         }
                         return
                     }
-                    \(raw: withMutation) {
-                        let \(change) = \(slot).willSet(self, \(value)) {
-                            \\.\(names.property)
-                        }
-                        \(value) = newValue
-                        \(slot).didSet(self, \(change), \(value))
+                    \(raw: reportsMutation)let \(change) = \(slot).willSet(self, \(value)) {
+                        \\.\(names.property)
                     }
+                    \(value) = newValue
+                    \(slot).didSet(self, \(change), \(value))
                 }
                 """)
         } else {

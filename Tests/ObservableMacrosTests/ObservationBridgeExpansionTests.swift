@@ -36,13 +36,15 @@ struct ObservationBridgeExpansionTests {
                                 }
                                 return
                             }
-                            _$observationRegistrar_volume.withMutation(of: self, keyPath: \.volume) {
-                                let __macro_local_6changefMu_ = _$volume.willSet(self, _volume) {
-                                    \.volume
-                                }
-                                _volume = newValue
-                                _$volume.didSet(self, __macro_local_6changefMu_, _volume)
+                            _$observationRegistrar_volume.willSet(self, keyPath: \.volume)
+                            defer {
+                                _$observationRegistrar_volume.didSet(self, keyPath: \.volume)
                             }
+                            let __macro_local_6changefMu_ = _$volume.willSet(self, _volume) {
+                                \.volume
+                            }
+                            _volume = newValue
+                            _$volume.didSet(self, __macro_local_6changefMu_, _volume)
                         }
                         _modify {
                             _$observationRegistrar_volume.access(self, keyPath: \.volume)

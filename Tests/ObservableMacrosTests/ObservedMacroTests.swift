@@ -781,13 +781,15 @@ struct ObservedExpansionTests {
                                 }
                                 return
                             }
-                            _$observationRegistrar_text.withMutation(of: self, keyPath: \\.text) {
-                                let __macro_local_6changefMu_ = _$text.willSet(self, super.text) {
-                                    \\.text
-                                }
-                                super.text = newValue
-                                _$text.didSet(self, __macro_local_6changefMu_, super.text)
+                            _$observationRegistrar_text.willSet(self, keyPath: \\.text)
+                            defer {
+                                _$observationRegistrar_text.didSet(self, keyPath: \\.text)
                             }
+                            let __macro_local_6changefMu_ = _$text.willSet(self, super.text) {
+                                \\.text
+                            }
+                            super.text = newValue
+                            _$text.didSet(self, __macro_local_6changefMu_, super.text)
                         }
                     }
 
