@@ -8,6 +8,7 @@
 # WORK folder, says where the time goes.
 #   Benchmarks/compile-time.sh                 # 200 × 10, debug, 3 runs
 #   ALL=1 WORK=/tmp/ct Benchmarks/compile-time.sh
+#   MODELS="annotated-observable observable" WORK=/tmp/ct Benchmarks/compile-time.sh
 #   CLASSES=50 PROPERTIES=4 RUNS=1 CONFIG=release Benchmarks/compile-time.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +21,7 @@ work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/compile-time.XXXXXX")}
 
 models="observed annotated observable"
 [ -n "${ALL:-}" ] && models="$models annotated-observable annotated-codable observable-codable"
+models=${MODELS:-$models}
 
 generate() { # $1: a model of $models
     local kind=$1 file=$2
@@ -99,14 +101,15 @@ declare -A seconds
 for model in $models; do setup "$model"; done
 for model in $models; do seconds[$model]=$(time_model "$model"); done
 ratio() { awk -v a="${seconds[$1]}" -v b="${seconds[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
-row() { echo "| $1 | ${seconds[$2]} s | $(ratio "$2" "$3")× \`$3\` |"; }
+row() { # a model's row, when it and the model it is compared with were measured
+    [ -n "${seconds[$2]:-}" ] && [ -n "${seconds[$3]:-}" ] || return 0
+    echo "| $1 | ${seconds[$2]} s | $(ratio "$2" "$3")× \`$3\` |"
+}
 echo "| model | rebuild time | vs Observation |"
 echo "| --- | ---: | ---: |"
 row "@Observed on each property (ObservableCore)" observed observable
 row "@KeyValueObservable on each class (ObservableCore)" annotated observable
-if [ -n "${ALL:-}" ]; then
-    row "@KeyValueObservable on each class declaring \`Observable\`" annotated-observable observable
-    row "@KeyValueObservable on each class declaring \`Codable\`" annotated-codable observable-codable
-    row "@Observable on each class declaring \`Codable\` (Observation)" observable-codable observable-codable
-fi
+row "@KeyValueObservable on each class declaring \`Observable\`" annotated-observable observable
+row "@KeyValueObservable on each class declaring \`Codable\`" annotated-codable observable-codable
+row "@Observable on each class declaring \`Codable\` (Observation)" observable-codable observable-codable
 row "@Observable (Observation)" observable observable
