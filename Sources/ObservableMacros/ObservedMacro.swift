@@ -225,9 +225,7 @@ struct AccessorShape: Hashable {
             get {
                 \(raw: reportsAccess)if ObservableCore.ObservationSlot.isTracking {
                     \(slot).access(self\(raw: storage)) {
-                        \\.\(names.property)
-                    } chained: {
-                        \\.?.\(names.property)
+                        (\\.\(names.property), chained: \\.?.\(names.property))
                     }
                 }
                 return \(value)

@@ -1,5 +1,5 @@
 // expect-error: '@Observed' requires a copyable type
-// expect-error: instance method 'access(_:_:chained:)' requires that 'Handle' conform to 'Copyable'
+// expect-error: instance method 'access' requires that 'Handle' conform to 'Copyable'
 // expect-error: key path cannot refer to noncopyable type 'Handle'
 // The compiler adds errors of its own beside ours, from the key paths the accessors form (the
 // getter's to report reads, the setter's to name the property to a whole-object observation):

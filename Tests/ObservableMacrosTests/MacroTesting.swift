@@ -97,9 +97,7 @@ func observedAccessors(
                 get {
                     if ObservableCore.ObservationSlot.isTracking {
                         _$\(name).access(self\(storage)) {
-                            \\.\(name)
-                        } chained: {
-                            \\.?.\(name)
+                            (\\.\(name), chained: \\.?.\(name))
                         }
                     }
                     return _\(name)

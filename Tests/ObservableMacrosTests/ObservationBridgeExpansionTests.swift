@@ -22,9 +22,7 @@ struct ObservationBridgeExpansionTests {
                             _$observationRegistrar_volume.access(self, keyPath: \.volume)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$volume.access(self) {
-                                    \.volume
-                                } chained: {
-                                    \.?.volume
+                                    (\.volume, chained: \.?.volume)
                                 }
                             }
                             return _volume
@@ -98,9 +96,7 @@ struct ObservationBridgeExpansionTests {
                             access(keyPath: \.volume)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$volume.access(self) {
-                                    \.volume
-                                } chained: {
-                                    \.?.volume
+                                    (\.volume, chained: \.?.volume)
                                 }
                             }
                             return _volume

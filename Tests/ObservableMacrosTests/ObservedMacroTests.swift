@@ -221,9 +221,7 @@ struct ObservedExpansionTests {
                         get {
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$default.access(self) {
-                                    \\.`default`
-                                } chained: {
-                                    \\.?.`default`
+                                    (\\.`default`, chained: \\.?.`default`)
                                 }
                             }
                             return _default
@@ -681,9 +679,7 @@ struct ObservedExpansionTests {
                         get {
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$name.access(self) {
-                                    \\.name
-                                } chained: {
-                                    \\.?.name
+                                    (\\.name, chained: \\.?.name)
                                 }
                             }
                             return _name
@@ -727,9 +723,7 @@ struct ObservedExpansionTests {
                         get {
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$balance.access(self) {
-                                    \\.balance
-                                } chained: {
-                                    \\.?.balance
+                                    (\\.balance, chained: \\.?.balance)
                                 }
                             }
                             return _balance
@@ -767,9 +761,7 @@ struct ObservedExpansionTests {
                             _$observationRegistrar_text.access(self, keyPath: \\.text)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$text.access(self) {
-                                    \\.text
-                                } chained: {
-                                    \\.?.text
+                                    (\\.text, chained: \\.?.text)
                                 }
                             }
                             return super.text

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// get {
-///     if ObservableCore.ObservationSlot.isTracking { _$name.access(self) { \.name } chained: { \.?.name } }
+///     if ObservableCore.ObservationSlot.isTracking { _$name.access(self) { (\.name, \.?.name) } }
 ///     return _name
 /// }
 /// set {
@@ -53,21 +53,23 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
 
     /// Reports a read of the property to the current thread's tracking frame, if there is one.
     ///
-    /// The getter passes its key path as a closure (`{ \.name }`), so that it forms nothing and calls
-    /// nothing else on its slow path: with a single call here, and `releasenone` telling the optimiser
-    /// that no object a caller might hold is released by it, a getter needs no retain and release of
-    /// its object around the check. That holds: this retains the object and the key path into the
-    /// frame, may create the property's list, and releases only a list it just created and lost a
-    /// race to install.
+    /// The getter passes its key paths in a closure (`{ (\.name, \.?.name) }`), so that it forms
+    /// nothing and calls nothing else on its slow path: with a single call here, and `releasenone`
+    /// telling the optimiser that no object a caller might hold is released by it, a getter needs no
+    /// retain and release of its object around the check. That holds: this retains the object and the
+    /// key paths into the frame, may create the property's list, and releases only a list it just
+    /// created and lost a race to install.
     ///
-    /// `chained` is the same property reached through an optional chain (`\Class?.?.name`): with
-    /// it, and the wrapping function (a constant specialised here, for the property's type), a path
-    /// proven to end in this property delivers the setter's values (see `PathProof`).
+    /// The second key path is the same property reached through an optional chain
+    /// (`\Class?.?.name`): with it, and the wrapping function (a constant specialised here, for the
+    /// property's type), a path proven to end in this property delivers the setter's values (see
+    /// `PathProof`). Both come from one closure so that a getter carries one closure, not two, for
+    /// the compiler to check and emit.
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
-        _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
+        _ object: Object, _ keyPaths: () -> (KeyPath<Object, Value>, chained: KeyPath<Object?, Value?>)
     ) {
-        access(object, storedStrongly: true, keyPath, chained: chained)
+        access(object, storedStrongly: true, keyPaths)
     }
 
     /// `access` for a property whose storage is `weak` or `unowned` (`storedStrongly: false`): a
@@ -75,27 +77,47 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     /// (see `StoredPath`).
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
-        _ object: Object, storedStrongly: Bool, _ keyPath: () -> KeyPath<Object, Value>,
-        chained: () -> KeyPath<Object?, Value?>
+        _ object: Object, storedStrongly: Bool,
+        _ keyPaths: () -> (KeyPath<Object, Value>, chained: KeyPath<Object?, Value?>)
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
         access(
-            erased: object, storedStrongly: storedStrongly, { keyPath() }, chained: { chained() },
+            erased: object, storedStrongly: storedStrongly, { keyPaths() },
             wrap: { value, optional in
                 value.initializeOptional(at: optional, as: Value.self)
             })
     }
 
+    /// The form of `access` the expansion used before its key paths came in one closure.
+    @inlinable @inline(__always)
+    public func access<Object: AnyObject, Value>(
+        _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
+    ) {
+        access(object, storedStrongly: true) { (keyPath(), chained: chained()) }
+    }
+
+    /// The form of `access(_:storedStrongly:_:)` the expansion used before its key paths came in one
+    /// closure.
+    @inlinable @inline(__always)
+    public func access<Object: AnyObject, Value>(
+        _ object: Object, storedStrongly: Bool, _ keyPath: () -> KeyPath<Object, Value>,
+        chained: () -> KeyPath<Object?, Value?>
+    ) {
+        access(object, storedStrongly: storedStrongly) { (keyPath(), chained: chained()) }
+    }
+
     @usableFromInline
     @_effects(releasenone)
     func access(
-        erased object: AnyObject, storedStrongly: Bool, _ keyPath: () -> AnyKeyPath, chained: () -> AnyKeyPath,
+        erased object: AnyObject, storedStrongly: Bool, _ keyPaths: () -> (AnyKeyPath, chained: AnyKeyPath),
         wrap: @escaping LeafWrap
     ) {
         guard let frame = TrackingFrame.current else { return }
+        let observers = slot.observers()
+        let (keyPath, chained) = keyPaths()
         frame.record(
-            object, slot.observers(), keyPath(),
-            property: TrackedProperty(chained: chained(), wrap: wrap, storedStrongly: storedStrongly))
+            object, observers, keyPath,
+            property: TrackedProperty(chained: chained, wrap: wrap, storedStrongly: storedStrongly))
     }
 
     // A noncopyable property type gets these instead, so that the build fails saying why. (The
