@@ -5,7 +5,9 @@
 #   - each job's wall time, with the macro plugin as SwiftPM built it (debug) and built in release;
 #   - the plugin's CPU time in each job (a wrapper snapshots /proc while it runs, because the
 #     compiler kills it at the end) and the number of expansions it was asked for;
-#   - the type checker's time per accessor kind of the expanded code (-debug-time-function-bodies).
+#   - the type checker's time per accessor kind of the expanded code (-debug-time-function-bodies);
+#   - what the object-file job emits (SIL and IR functions, IR instructions, object bytes) and its
+#     phases' wall time (-stats-output-dir; the timers slow the job, so compare models, not runs).
 #   WORK=/tmp/ct Benchmarks/compile-time.sh && WORK=/tmp/ct Benchmarks/compile-time-breakdown.sh
 #   MODELS="annotated-observable observable" WORK=/tmp/ct Benchmarks/compile-time-breakdown.sh
 set -euo pipefail
@@ -118,6 +120,22 @@ for line in open(sys.argv[1], errors="replace"):
 print(f"type-checking function bodies: {sum(totals.values()):.0f} ms in {sum(counts.values())} bodies")
 for kind, ms in totals.most_common(8):
     print(f"  {ms:8.0f} ms  {counts[kind]:6d}  {kind}")
+PY
+    # What the expanded code costs after the type checker: the frontend's own counters and phase timers.
+    rm -rf "$out/stats-$model"
+    run_job $model c "$debug_plugin" -stats-output-dir "$out/stats-$model" > /dev/null
+    python3 - "$out/stats-$model" <<'PY'
+import glob, json, sys
+stats = json.load(open(glob.glob(sys.argv[1] + "/*.json")[0]))
+print("emitted: {:,} SIL functions, {:,} IR functions, {:,} IR instructions, {:.1f} MB of object code".format(
+    stats.get("SILModule.NumSILGenFunctions", 0), stats.get("IRModule.NumIRFunctions", 0),
+    stats.get("IRModule.NumIRInsts", 0), stats.get("LLVM.NumLLVMBytesOutput", 0) / 1e6))
+total = next(v for k, v in stats.items() if k.startswith("time.swift-frontend.") and k.endswith(".wall"))
+phases = {"type checking": "time.swift.perform-sema.wall", "SILGen": "time.swift.SILGen.wall",
+          "SIL optimisation": "time.swift.SIL optimization.wall", "IRGen": "time.swift.IRGen.wall"}
+measured = {name: stats.get(key, 0) for name, key in phases.items()}
+parts = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in measured.items())
+print(f"phases (timers on, slower): {total:.1f} s: {parts}, the rest (LLVM) {total - sum(measured.values()):.1f} s")
 PY
 done
 echo "raw logs: $out"
