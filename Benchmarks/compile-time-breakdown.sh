@@ -122,7 +122,7 @@ for kind, ms in totals.most_common(8):
     print(f"  {ms:8.0f} ms  {counts[kind]:6d}  {kind}")
 PY
     # What the expanded code costs after the type checker: the frontend's own counters and phase timers.
-    rm -rf "$out/stats-$model"
+    rm -rf "$out/stats-$model" && mkdir -p "$out/stats-$model"
     run_job $model c "$debug_plugin" -stats-output-dir "$out/stats-$model" > /dev/null
     python3 - "$out/stats-$model" <<'PY'
 import glob, json, sys
