@@ -72,8 +72,11 @@ run_job() { # $1 model, $2 job (c | m), $3 plugin path or "", then extra fronten
     rm -f "$log".*
     printf 'plugin=%q\nlog=%q\n' "$plugin" "$log" > "$out/current"
     cmd=${cmd//"$debug_plugin#"/"$out/plugin.sh#"}
-    # Outputs go beside the report, so that the model's build folder is untouched.
-    cmd=$(sed -E "s# -o [^ ]+# -o $out/$model.$job.out#; s#-index-store-path [^ ]+#-index-store-path $out/index#" <<< "$cmd")
+    # Outputs go beside the report, so that the model's build folder is untouched; named by their kind
+    # (the frontend records no IR statistics for an object file not named `.o`).
+    local output=$out/$model.o
+    [ "$job" = m ] && output=$out/$model.swiftmodule
+    cmd=$(sed -E "s# -o [^ ]+# -o $output#; s#-index-store-path [^ ]+#-index-store-path $out/index#" <<< "$cmd")
     local start end
     start=$(date +%s.%N)
     $cmd "$@" > "$log.out" 2>&1 || { cat "$log.out"; exit 1; }
