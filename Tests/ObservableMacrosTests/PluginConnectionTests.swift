@@ -53,7 +53,7 @@ import Testing
 
     /// Frames messages as the compiler does (a little-endian 64-bit length, then the JSON) into a
     /// pipe whose other end the connection reads.
-    static func piped(_ messages: [String], then tail: [UInt8] = []) throws -> (PluginConnection, close: () -> Void) {
+    static func piped(_ messages: [String], then tail: [UInt8] = []) throws -> (Piped, close: () -> Void) {
         var bytes: [UInt8] = []
         for message in messages {
             withUnsafeBytes(of: UInt64(message.utf8.count).littleEndian) { bytes += $0 }
@@ -68,18 +68,27 @@ import Testing
         let written = bytes.withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) }
         try #require(written == bytes.count)
         close(toPlugin[1])
-        let connection = PluginConnection(input: toPlugin[0], output: fromPlugin[1])
+        let piped = Piped(input: toPlugin[0], output: fromPlugin[1], response: fromPlugin[0])
         let closeAll = {
             for descriptor in [toPlugin[0], fromPlugin[0], fromPlugin[1]] { close(descriptor) }
         }
-        return (connection, closeAll)
+        return (piped, closeAll)
+    }
+
+    /// The plugin's ends of two pipes, and the end its responses come out of.
+    struct Piped {
+        let input: CInt
+        let output: CInt
+        let response: CInt
+        var plugin: PluginConnection { PluginConnection(input: input, output: output) }
     }
 
     @Test func readsFramedMessagesUntilTheEnd() throws {
-        let (connection, closeAll) = try Self.piped([
+        let (piped, closeAll) = try Self.piped([
             #"{"getCapability":{"capability":{"protocolVersion":7}}}"#, Self.request,
         ])
         defer { closeAll() }
+        let connection = piped.plugin
         let first = try #require(try connection.waitForNextMessage(HostToPluginMessage.self))
         guard case .getCapability(let capability) = first else {
             Issue.record("expected the capability request, got \(first)")
@@ -99,28 +108,57 @@ import Testing
         // A header announcing 100 bytes, followed by 3.
         var header: [UInt8] = []
         withUnsafeBytes(of: UInt64(100).littleEndian) { header += $0 }
-        let (connection, closeAll) = try Self.piped([], then: header + Array("{\"a".utf8))
+        let (piped, closeAll) = try Self.piped([], then: header + Array("{\"a".utf8))
         defer { closeAll() }
+        let connection = piped.plugin
         #expect(throws: PluginConnectionError.self) {
             _ = try connection.waitForNextMessage(HostToPluginMessage.self)
         }
     }
 
-    @Test func theExpansionIsWhatTheWholeMessageGives() throws {
-        let handler = PluginProviderMessageHandler(provider: MacroProvider(ObservableMacrosPlugin()))
-        let whole = try Array(Self.request.utf8).withUnsafeBufferPointer {
-            try JSON.decode(HostToPluginMessage.self, from: $0)
+    /// What the plugin's message loop writes back for `requests`, read on our connection or on
+    /// swift-syntax's own.
+    static func responses(to requests: [String], onOurConnection: Bool) throws -> String {
+        // Its output is closed before its responses are read, so each end is closed here, once: tests
+        // run in parallel, and a descriptor closed twice may by then be another test's.
+        let (connection, _) = try piped(requests)
+        var outputIsOpen = true
+        defer {
+            if outputIsOpen { close(connection.output) }
+            close(connection.input)
+            close(connection.response)
         }
-        let (connection, closeAll) = try Self.piped([Self.request])
-        defer { closeAll() }
-        let cut = try #require(try connection.waitForNextMessage(HostToPluginMessage.self))
+        let provider = MacroProvider(ObservableMacrosPlugin())
+        // The loop throws in newer swift-syntax releases; a throwing function type holds either.
+        let run: () throws -> Void
+        if onOurConnection {
+            run = CompilerPluginMessageListener(connection: connection.plugin, provider: provider).main
+        } else {
+            let theirs = StandardIOMessageConnection(
+                inputFileDescriptor: connection.input, outputFileDescriptor: connection.output)
+            run = CompilerPluginMessageListener(connection: theirs, provider: provider).main
+        }
+        try run()
+        close(connection.output)
+        outputIsOpen = false
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(connection.response, $0.baseAddress, $0.count) }
+            guard got > 0 else { break }
+            bytes += chunk[..<got]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
-        let fromWhole = String(decoding: try JSON.encode(handler.handleMessage(whole)), as: UTF8.self)
-        let fromCut = String(decoding: try JSON.encode(handler.handleMessage(cut)), as: UTF8.self)
-        #expect(fromCut == fromWhole)
+    @Test func theExpansionIsWhatTheWholeMessageGives() throws {
+        let requests = [#"{"getCapability":{"capability":{"protocolVersion":7}}}"#, Self.request]
+        let ours = try Self.responses(to: requests, onOurConnection: true)
+        let theirs = try Self.responses(to: requests, onOurConnection: false)
+        #expect(ours == theirs)
         // An expansion, not an error both sides agree on.
-        #expect(fromCut.contains("_$count.willSet(self"))
-        #expect(!fromCut.contains(#""severity":"error""#))
+        #expect(ours.contains("_$count.willSet(self"))
+        #expect(!ours.contains(#""severity":"error""#))
     }
 
     @Test func anUnknownMacroIsNamedInTheError() {
