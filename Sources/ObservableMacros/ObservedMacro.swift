@@ -253,42 +253,32 @@ struct AccessorShape: Hashable {
             shape.skipsEqualValues
             ? "\(slot).isObserved, !ObservableCore.ObservationSlot.isDuplicate(\(value), newValue)"
             : "\(slot).isObserved"
-        if shape.observation != .none {
-            // Unobserved, exactly `@Observable`'s work. Observed, Observation's willSet and didSet
-            // around ours, called as `_modify` calls them: what `withMutation` does, without a
-            // closure of several statements for the type checker to solve with the generic call.
-            accessors.append(
-                """
-                set {
-                    guard \(fastPath) else {
-                        \(raw: withMutation) {
-                            \(value) = newValue
-                        }
-                        return
-                    }
-                    \(raw: reportsMutation)let \(change) = \(slot).willSet(self, \(value)) {
-                        \\.\(names.property)
-                    }
-                    \(value) = newValue
-                    \(slot).didSet(self, \(change), \(value))
+        // Unobserved, a class reporting to Observation does exactly `@Observable`'s work. Observed,
+        // Observation's willSet and didSet bracket ours, called as `_modify` calls them: what
+        // `withMutation` does, without a closure of several statements for the type checker to solve
+        // with the generic call.
+        let unobservedStore: CodeBlockItemSyntax =
+            shape.observation != .none
+            ? """
+            \(raw: withMutation) {
+                \(value) = newValue
+            }
+            """
+            : "\(value) = newValue"
+        accessors.append(
+            """
+            set {
+                guard \(fastPath) else {
+                    \(unobservedStore)
+                    return
                 }
-                """)
-        } else {
-            accessors.append(
-                """
-                set {
-                    guard \(fastPath) else {
-                        \(value) = newValue
-                        return
-                    }
-                    let \(change) = \(slot).willSet(self, \(value)) {
-                        \\.\(names.property)
-                    }
-                    \(value) = newValue
-                    \(slot).didSet(self, \(change), \(value))
+                \(raw: reportsMutation)let \(change) = \(slot).willSet(self, \(value)) {
+                    \\.\(names.property)
                 }
-                """)
-        }
+                \(value) = newValue
+                \(slot).didSet(self, \(change), \(value))
+            }
+            """)
         // In-place mutation without a copy. Not for an override (super's storage is not ours to
         // yield) nor when equal values are skipped (equality is only known after the mutation, too
         // late for a `.prior` notification): Swift then mutates through `get` and `set`.

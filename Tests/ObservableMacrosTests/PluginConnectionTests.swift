@@ -20,6 +20,9 @@ import Testing
         {"expandAttachedMacro":{"attributeSyntax":{"kind":"attribute","location":{"column":5,"fileID":"M/M.swift","fileName":"/m/M.swift","line":2,"offset":30},"source":"\n    @Observed "},"declSyntax":{"kind":"declaration","location":{"column":5,"fileID":"M/M.swift","fileName":"/m/M.swift","line":2,"offset":30},"source":"\n    @Observed var count: Int = 0"},"discriminator":"$s1M5ModelC5count8ObservedfMa_","lexicalContext":[{"kind":"declaration","location":{"column":0,"fileID":"","fileName":"","line":0,"offset":0},"source":"\nfinal class Model: KeyValueObservable {}"}],"macro":{"moduleName":"ObservableMacros","name":"Observed","typeName":"ObservedMacro"},"macroRole":"accessor","staticBuildConfiguration":"{\"attributes\":[\"available\",\"objc\"],\"customConditions\":[\"DEBUG\"],\"features\":[\"StrictConcurrency\"],\"targetOSs\":[\"Linux\"],\"targetPointerBitWidth\":64}"}}
         """#
 
+    /// The compiler's first message, which says which responses it understands.
+    static let capabilityRequest = #"{"getCapability":{"capability":{"protocolVersion":7}}}"#
+
     static func cut(_ json: String) -> String {
         var bytes = Array(json.utf8)
         let kept = bytes.withUnsafeMutableBufferPointer { PluginConnection.cutBuildConfiguration($0) }
@@ -38,7 +41,7 @@ import Testing
 
     @Test(arguments: [
         // No configuration.
-        #"{"getCapability":{"capability":{"protocolVersion":7}}}"#,
+        capabilityRequest,
         // The key first in its object: no comma before it, so it is decoded rather than guessed at.
         #"{"staticBuildConfiguration":"{}","a":1}"#,
         // The key's text inside a string (the user's source), where its quotes are escaped.
@@ -85,7 +88,7 @@ import Testing
 
     @Test func readsFramedMessagesUntilTheEnd() throws {
         let (piped, closeAll) = try Self.piped([
-            #"{"getCapability":{"capability":{"protocolVersion":7}}}"#, Self.request,
+            Self.capabilityRequest, Self.request,
         ])
         defer { closeAll() }
         let connection = piped.plugin
@@ -152,7 +155,7 @@ import Testing
     }
 
     @Test func theExpansionIsWhatTheWholeMessageGives() throws {
-        let requests = [#"{"getCapability":{"capability":{"protocolVersion":7}}}"#, Self.request]
+        let requests = [Self.capabilityRequest, Self.request]
         let ours = try Self.responses(to: requests, onOurConnection: true)
         let theirs = try Self.responses(to: requests, onOurConnection: false)
         #expect(ours == theirs)
