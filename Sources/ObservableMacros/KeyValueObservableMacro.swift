@@ -21,10 +21,14 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
         guard let declaration = declaration.as(ClassDeclSyntax.self), !declaration.hasObservableMacro,
-            let property = member.as(VariableDeclSyntax.self)
+            let property = member.as(VariableDeclSyntax.self), !property.hasAttribute(named: [observedMemberName])
         else { return [] }
         switch marking(of: property, in: declaration) {
-        case .observed: return [observed]
+        case .observed:
+            // A property declared in the class's own braces gets its storage and slot from the class's
+            // member expansion (one request to the plugin per class rather than one per property);
+            // one inside `#if`, whose clause the macro cannot evaluate, gets `@Observed`'s peers.
+            return [isWrittenByClass(property, in: declaration) ? observedMember : observed]
         case .left: return []
         case .refused(let problems):
             problems.forEach(context.diagnose)
@@ -34,6 +38,29 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
 
     /// The attribute the class attribute adds, built once: it is asked about every member.
     static let observed = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Observed")))
+    /// `@Observed`'s accessors alone, for a property whose storage and slot the member expansion writes.
+    static let observedMember = AttributeSyntax(
+        attributeName: IdentifierTypeSyntax(name: .identifier(observedMemberName)))
+    static let observedMemberName = "_ObservedMember"
+
+    /// The properties whose storage and slot the class's member expansion writes: those it marks that
+    /// are declared directly in its braces.
+    static func propertiesWrittenByClass(_ declaration: ClassDeclSyntax) -> [VariableDeclSyntax] {
+        declaration.memberBlock.members.compactMap {
+            guard let property = $0.decl.as(VariableDeclSyntax.self), marking(of: property, in: declaration).isObserved
+            else { return nil }
+            return property
+        }
+    }
+
+    /// Whether `property` (a member the compiler passes on its own) is one of those, found by name: a
+    /// property of that name inside `#if` as well would be declared twice.
+    static func isWrittenByClass(_ property: VariableDeclSyntax, in declaration: ClassDeclSyntax) -> Bool {
+        guard let name = property.observedIdentifier?.identifierText else { return false }
+        return declaration.memberBlock.members.contains {
+            $0.decl.as(VariableDeclSyntax.self)?.observedIdentifier?.identifierText == name
+        }
+    }
 
     /// What the class attribute does with one property of the class.
     enum Marking {
@@ -86,6 +113,10 @@ extension KeyValueObservableMacro: MemberMacro {
             return []
         }
         var members: [DeclSyntax] = []
+        for property in propertiesWrittenByClass(declaration) {
+            guard let names = ObservedMacro.Names(property, in: declaration) else { continue }
+            members += ObservedMacro.declarations(of: property, names: names, in: declaration)
+        }
         switch ObservationBridge.reporting(in: declaration) {
         case .none:
             break

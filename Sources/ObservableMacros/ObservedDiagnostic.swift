@@ -29,6 +29,7 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case observationAttribute(name: String)
     case keyValueObservableWithObservableMacro
     case mirrorNeedsFinalClass
+    case observedMemberWritten
 
     var message: String {
         switch self {
@@ -56,6 +57,8 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'@KeyValueObservable' can only be applied to a class"
         case .classMemberNeedsSplitting:
             "'@KeyValueObservable' cannot observe a declaration with several bindings or a tuple pattern; declare each property separately, or mark it '@Unobserved'"
+        case .observedMemberWritten:
+            "'@_ObservedMember' is written by '@KeyValueObservable' on the class; write '@Observed' instead"
         case .invalidContainer(let detail):
             "'@Observed' can only be applied to a stored property of a class" + (detail.map { "; \($0)" } ?? "")
         case .tuplePattern:
@@ -116,6 +119,7 @@ enum ObservedDiagnostic: DiagnosticMessage {
             case .observationAttribute: "observationAttribute"
             case .keyValueObservableWithObservableMacro: "keyValueObservableWithObservableMacro"
             case .mirrorNeedsFinalClass: "mirrorNeedsFinalClass"
+            case .observedMemberWritten: "observedMemberWritten"
             }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }

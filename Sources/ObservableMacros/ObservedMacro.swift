@@ -72,6 +72,17 @@ extension ObservedMacro: AccessorMacro {
         // brings to accessor macros (several bindings, tuple patterns, non-variables). Thrown, not
         // diagnosed: an expansion that fails is not then also reported for the accessors it lacks.
         guard let property = declaration.as(VariableDeclSyntax.self) else { return [] }
+        // `@KeyValueObservable`'s mark: anywhere else, nothing declares the storage and slot. (The
+        // lexical context has the class without its members, so this is all that can be checked here.)
+        if node.attributeName.trimmedDescription.hasSuffix(KeyValueObservableMacro.observedMemberName) {
+            guard let container = context.lexicalContext.first?.as(ClassDeclSyntax.self),
+                container.hasKeyValueObservableAttribute, !container.hasObservableMacro
+            else {
+                throw DiagnosticsError(diagnostics: [
+                    Diagnostic(node: Syntax(node), message: ObservedDiagnostic.observedMemberWritten)
+                ])
+            }
+        }
         // In an `@Observable` class, a property it tracks gets its accessors from `@ObservationTracked`,
         // whose storage copies this attribute: the error is reported there, once.
         if property.isObservationStorageCopy(lexicalContext: context.lexicalContext) {
@@ -344,6 +355,16 @@ extension ObservedMacro: PeerMacro {
         if !property.isSingleIdentifierBinding { problems.forEach(context.diagnose) }
         let container = context.lexicalContext.first?.as(ClassDeclSyntax.self)
         guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
+        return declarations(of: property, names: names, in: container)
+    }
+
+    /// What a property's accessors need beside them: the storage (unless it overrides), the slot, the
+    /// property's own registrar where the class has none, and the namespace of types moved out of its
+    /// `willSet`/`didSet`. The peers of `@Observed`; the class's members for a property
+    /// `@KeyValueObservable` marks.
+    static func declarations(of property: VariableDeclSyntax, names: Names, in container: ClassDeclSyntax?)
+        -> [DeclSyntax]
+    {
         // Declared with the alias whose name says what to do when synthesised Codable trips on it.
         var slot: [DeclSyntax] = [
             LaidOutSyntax.declaration(

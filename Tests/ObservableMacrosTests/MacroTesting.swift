@@ -11,7 +11,21 @@ let observedMacros: [String: MacroSpec] = [
     "Observed": MacroSpec(type: ObservedMacroUnderTest.self),
     "KeyValueObservable": MacroSpec(type: KeyValueObservableMacro.self, conformances: ["KeyValueObservable"]),
     "Unobserved": MacroSpec(type: UnobservedMacro.self),
+    "_ObservedMember": MacroSpec(type: ObservedMemberUnderTest.self),
 ]
+
+/// `@_ObservedMember`, the mark `@KeyValueObservable` adds: `@Observed`'s accessor role alone, as the
+/// macro's declaration in ObservableCore gives it (the harness expands every role a type has).
+enum ObservedMemberUnderTest: AccessorMacro {
+    static var formatMode: FormatMode { ObservedMacro.formatMode }
+
+    static func expansion(
+        of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        try ObservedMacroUnderTest.expansion(of: node, providingAccessorsOf: declaration, in: context)
+    }
+}
 
 /// `assertMacroExpansion` reporting through Swift Testing: every mismatch becomes an `Issue` at the
 /// caller's line. (The XCTest-flavoured assertion reports nothing inside a `@Test` on swift-syntax

@@ -812,15 +812,15 @@ struct ObservedExpansionTests {
                     var name {
                 \(observedAccessors("name"))
                     }
-
-                    private var _name = ""
-
-                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                     var cache = 0
                     let id = 1
                     static var count = 0
                     lazy var label = name
                     var summary: String { name }
+
+                    private var _name = ""
+
+                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                 }
 
                 extension Person: ObservableCore.KeyValueObservable {

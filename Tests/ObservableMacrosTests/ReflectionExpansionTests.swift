@@ -25,15 +25,15 @@ struct ReflectionExpansionTests {
                     var name {
                 \(observedAccessors("name"))
                     }
-
-                    private var _name = ""
-
-                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                     weak var owner: Tag?
                     let id = 1
                     var total: Int { 0 }
                     static let shared = 0
                     lazy var cache = 0
+
+                    private var _name = ""
+
+                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
                     public var customMirror: Mirror {
                         Mirror(self, children: ["name": self._name as Any, "owner": self.owner as Any, "id": self.id as Any], displayStyle: .class)

@@ -67,7 +67,7 @@ extension KeyValueObservable {
 @attached(memberAttribute)
 @attached(
     member, names: named(CodingKeys), named(init), named(encode), named(`_$observationRegistrar`), named(access),
-    named(withMutation), named(customMirror), named(_mirrorShowsObservedProperties))
+    named(withMutation), named(customMirror), named(_mirrorShowsObservedProperties), arbitrary)
 @attached(extension, conformances: KeyValueObservable)
 public macro KeyValueObservable() = #externalMacro(module: "ObservableMacros", type: "KeyValueObservableMacro")
 

@@ -52,3 +52,10 @@
 @attached(peer, names: prefixed(_), prefixed(`_$`), prefixed(`__$`), prefixed(`_$observationRegistrar_`))
 public macro Observed(skipsEqualValues: Bool = false, notifiesAutomatically: Bool = true) =
     #externalMacro(module: "ObservableMacros", type: "ObservedMacro")
+
+/// What `@KeyValueObservable` marks a property of its class with: `@Observed`'s accessors, whose
+/// storage and slot the class attribute declares among its members. Written by that macro; write
+/// `@Observed` instead.
+@_documentation(visibility: private)
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+public macro _ObservedMember() = #externalMacro(module: "ObservableMacros", type: "ObservedMacro")
