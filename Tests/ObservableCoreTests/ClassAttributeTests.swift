@@ -16,6 +16,26 @@ private final class Settings {
 
 private func isObservable<T: KeyValueObservable>(_: T.Type) -> Bool { true }
 
+/// The class attribute declares the storage of the properties in its braces itself; one inside `#if`
+/// gets `@Observed`'s (the macro cannot tell which clause is compiled), observers move either way.
+@KeyValueObservable
+private final class Conditional {
+    @Unobserved var log: [String] = []
+    var plain = 0
+    #if true
+    var inClause = "a"
+    #else
+    var inClause = 1
+    #endif
+    var checked = 0 {
+        willSet { log.append("willSet \(checked)->\(newValue)") }
+        didSet {
+            struct Clamp { static let limit = 10 }
+            if checked > Clamp.limit { checked = Clamp.limit }
+        }
+    }
+}
+
 @Suite("@KeyValueObservable")
 struct ClassAttributeTests {
     @Test("every stored var is observed, with old and new values, and the class conforms")
@@ -31,6 +51,24 @@ struct ClassAttributeTests {
         settings.volume = 6
         settings.theme = "dark"
         #expect(log == ["volume 5->6", "label light 6", "theme light->dark", "label dark 6"])
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("properties in the class's braces and in #if clauses are observed alike; observers run once per set")
+    func declaredWhereverWritten() {
+        let object = Conditional()
+        var log: [String] = []
+        let tokens = [
+            object.observe(\.plain) { _, change in log.append("plain \(change.oldValue!)->\(change.newValue!)") },
+            object.observe(\.inClause) { _, change in log.append("inClause \(change.oldValue!)->\(change.newValue!)") },
+            object.observe(\.checked) { _, change in log.append("checked \(change.oldValue!)->\(change.newValue!)") },
+        ]
+        object.plain = 1
+        object.inClause += "b"
+        object.checked = 12
+        #expect(log == ["plain 0->1", "inClause a->ab", "checked 0->10"])
+        #expect(object.log == ["willSet 0->12"])
+        #expect((object.plain, object.inClause, object.checked) == (1, "ab", 10))
         withExtendedLifetime(tokens) {}
     }
 

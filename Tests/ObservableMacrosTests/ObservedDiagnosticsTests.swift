@@ -230,6 +230,28 @@ struct ObservedDiagnosticsTests {
         )
     }
 
+    @Test("@_ObservedMember, the class attribute's mark, is an error on a property of a class without it")
+    func observedMemberWritten() {
+        assertObservedExpansion(
+            """
+            final class Person {
+                @_ObservedMember var name = ""
+            }
+            """,
+            expandedSource: """
+                final class Person {
+                    var name = ""
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "'@_ObservedMember' is written by '@KeyValueObservable' on the class; write '@Observed' instead",
+                    line: 2, column: 5)
+            ]
+        )
+    }
+
     @Test("@KeyValueObservable only applies to classes")
     func classAttributeOnStruct() {
         assertObservedExpansion(

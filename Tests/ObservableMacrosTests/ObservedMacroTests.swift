@@ -793,6 +793,42 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test(
+        "@KeyValueObservable declares the storage of the properties in its braces; one inside #if keeps @Observed's peers"
+    )
+    func classAttributeAndConditionalMembers() {
+        // The class's members leave `note` alone. (The harness does not expand member attributes
+        // inside `#if`; the compiler does, giving `note` `@Observed`: `ClassAttributeTests` observes it.)
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Person {
+                var name = ""
+                #if DEBUG
+                var note = ""
+                #endif
+            }
+            """,
+            expandedSource: """
+                final class Person {
+                    var name {
+                \(observedAccessors("name"))
+                    }
+                    #if DEBUG
+                    var note = ""
+                    #endif
+
+                    private var _name = ""
+
+                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+
+                extension Person: ObservableCore.KeyValueObservable {
+                }
+                """
+        )
+    }
+
     @Test("@KeyValueObservable marks eligible stored vars, leaves the rest, and adds the conformance")
     func classAttribute() {
         assertObservedExpansion(
