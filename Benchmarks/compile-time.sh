@@ -10,6 +10,8 @@
 #   ALL=1 WORK=/tmp/ct Benchmarks/compile-time.sh
 #   MODELS="annotated-observable observable" WORK=/tmp/ct Benchmarks/compile-time.sh
 #   CLASSES=50 PROPERTIES=4 RUNS=1 CONFIG=release Benchmarks/compile-time.sh
+# FLOOR=1 adds the floor: the same models with the macros' expansion written out by hand
+# (written-out-model.py), which no macro runs for: what the expanded code costs by itself.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -21,10 +23,15 @@ work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/compile-time.XXXXXX")}
 
 models="observed annotated observable"
 [ -n "${ALL:-}" ] && models="$models annotated-observable annotated-codable observable-codable"
+[ -n "${FLOOR:-}" ] && models="$models annotated-written-out annotated-observable-written-out observable-written-out"
 models=${MODELS:-$models}
 
 generate() { # $1: a model of $models
     local kind=$1 file=$2
+    if [[ "$kind" == *-written-out ]]; then
+        python3 "$here/written-out-model.py" "${kind%-written-out}" "$classes" "$properties" > "$file"
+        return
+    fi
     {
         case "$kind" in
             observable*) echo "import Observation" ;;
@@ -113,3 +120,6 @@ row "@KeyValueObservable on each class declaring \`Observable\`" annotated-obser
 row "@KeyValueObservable on each class declaring \`Codable\`" annotated-codable observable-codable
 row "@Observable on each class declaring \`Codable\` (Observation)" observable-codable observable-codable
 row "@Observable (Observation)" observable observable
+row "floor: @KeyValueObservable's expansion written out, no macro" annotated-written-out observable
+row "floor: … declaring \`Observable\`, written out" annotated-observable-written-out observable
+row "floor: @Observable's expansion written out" observable-written-out observable

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""A compile-time.sh model with its macros' expansion written out by hand, so that no macro runs:
+what the expanded code costs the compiler by itself, the floor of any expansion as it stands.
+
+    written-out-model.py KIND CLASSES PROPERTIES > Model.swift
+
+KIND: annotated (what `@KeyValueObservable` expands to, which is `@Observed`'s accessors too),
+annotated-observable (the same in a class declaring `Observable`), observable (`@Observable`'s).
+The text is each macro's expansion as the golden tests pin it (ObservableMacrosTests; for
+`@Observable`, `swiftc -Xfrontend -dump-macro-expansions` with this toolchain), local names renamed.
+"""
+import sys
+
+kind, classes, properties = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+
+ours_get = """        get {
+%(access)s            if ObservableCore.ObservationSlot.isTracking {
+                _$P.access(self) {
+                    (\\.P, chained: \\.?.P)
+                }
+            }
+            return _P
+        }"""
+ours_set = """        set {
+            guard _$P.isObserved else {
+%(unobserved)s                return
+            }
+%(bracket)s            let change = _$P.willSet(self, _P) {
+                \\.P
+            }
+            _P = newValue
+            _$P.didSet(self, change, _P)
+        }"""
+ours_modify = """        _modify {
+%(access)s%(bracket)s            guard _$P.isObserved else {
+                yield &_P
+                return
+            }
+            let change = _$P.willSet(self, _P) {
+                \\.P
+            }
+            defer {
+                _$P.didMutate(self, change, _P)
+            }
+            yield &_P
+        }"""
+observable_accessors = """        get {
+            access(keyPath: \\.P)
+            return _P
+        }
+        set {
+            guard shouldNotifyObservers(_P, newValue) else {
+                _P = newValue
+                return
+            }
+            withMutation(keyPath: \\.P) {
+                _P = newValue
+            }
+        }
+        _modify {
+            access(keyPath: \\.P)
+            _$observationRegistrar.willSet(self, keyPath: \\.P)
+            defer {
+                _$observationRegistrar.didSet(self, keyPath: \\.P)
+            }
+            yield &_P
+        }"""
+init_accessor = """        @storageRestrictions(initializes: _P)
+        init(initialValue) {
+            _P = initialValue
+        }"""
+if kind == "annotated":
+    accessors = "\n".join([ours_get % {"access": ""},
+                           ours_set % {"unobserved": "                _P = newValue\n", "bracket": ""},
+                           ours_modify % {"access": "", "bracket": ""}])
+elif kind == "annotated-observable":
+    bracket = ("            _$observationRegistrar.willSet(self, keyPath: \\.P)\n            defer {\n"
+               "                _$observationRegistrar.didSet(self, keyPath: \\.P)\n            }\n")
+    access = "            access(keyPath: \\.P)\n"
+    accessors = "\n".join([ours_get % {"access": access},
+                           ours_set % {"unobserved": "                withMutation(keyPath: \\.P) {\n"
+                                       "                    _P = newValue\n                }\n", "bracket": bracket},
+                           ours_modify % {"access": access, "bracket": bracket}])
+elif kind == "observable":
+    accessors = observable_accessors
+else:
+    sys.exit(f"unknown kind {kind}")
+accessors = init_accessor + "\n" + accessors
+
+registrar_members = """    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+    internal nonisolated func access<Member>(keyPath: KeyPath<CLASS, Member>) {
+        _$observationRegistrar.access(self, keyPath: keyPath)
+    }
+
+    internal nonisolated func withMutation<Member, MutationResult>(
+        keyPath: KeyPath<CLASS, Member>, _ mutation: () throws -> MutationResult
+    ) rethrows -> MutationResult {
+        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+    }
+"""
+should_notify = """
+    private nonisolated func shouldNotifyObservers<Member>(_ lhs: Member, _ rhs: Member) -> Bool {
+        true
+    }
+
+    private nonisolated func shouldNotifyObservers<Member: Equatable>(_ lhs: Member, _ rhs: Member) -> Bool {
+        lhs != rhs
+    }
+
+    private nonisolated func shouldNotifyObservers<Member: AnyObject>(_ lhs: Member, _ rhs: Member) -> Bool {
+        lhs !== rhs
+    }
+
+    private nonisolated func shouldNotifyObservers<Member: Equatable & AnyObject>(_ lhs: Member, _ rhs: Member) -> Bool {
+        lhs != rhs
+    }
+"""
+slot = ("    private let _$P: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass"
+        " = ObservableCore.ObservationSlot()")
+
+out = []
+if kind != "annotated":
+    out.append("import Observation")
+if kind != "observable":
+    out.append("import ObservableCore")
+for c in range(classes):
+    name = f"Model{c}"
+    conformance = ": Observation.Observable" if kind == "annotated-observable" else ""
+    out.append(f"public final class {name}{conformance} {{")
+    for p in range(properties):
+        body = accessors.replace("_$P", f"_$p{p}").replace("_P", f"_p{p}").replace("\\.?.P", f"\\.?.p{p}") \
+            .replace("\\.P", f"\\.p{p}")
+        out.append(f"    public var p{p}: Int = {p} {{\n{body}\n    }}")
+        if kind == "observable":
+            out.append(f"    @ObservationIgnored private var _p{p}: Int = {p}")
+    out.append("    public init() {}")
+    if kind != "observable":
+        for p in range(properties):
+            out.append(f"\n    private var _p{p}: Int = {p}\n\n" + slot.replace("_$P", f"_$p{p}"))
+    if kind != "annotated":
+        out.append(registrar_members.replace("CLASS", name))
+    if kind == "observable":
+        out.append(should_notify)
+    out.append("}")
+    if kind == "observable":
+        out.append(f"extension {name}: nonisolated Observation.Observable {{\n}}")
+    else:
+        out.append(f"extension {name}: ObservableCore.KeyValueObservable {{\n}}")
+print("\n".join(out))
