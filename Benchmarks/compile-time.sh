@@ -89,24 +89,31 @@ PKG
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-time_model() { # $1: a model of $models → median seconds to rebuild the model module
+time_model() { # $1: a model of $models → seconds to rebuild the model module once
     local dir="$work/$1"
-    for ((r = 0; r < runs; r++)); do
-        touch "$dir/Sources/Model/Model.swift"
-        local start end
-        start=$(date +%s.%N)
-        (cd "$dir" && swift build -c "$config" --target Model > /dev/null 2>&1)
-        end=$(date +%s.%N)
-        awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f\n", e - s }'
-    done | median
+    touch "$dir/Sources/Model/Model.swift"
+    local start end
+    start=$(date +%s.%N)
+    (cd "$dir" && swift build -c "$config" --target Model > /dev/null 2>&1)
+    end=$(date +%s.%N)
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f\n", e - s }'
 }
 
-echo "model: $classes classes × $properties properties, $config build, median of $runs rebuilds of the model module"
+echo "model: $classes classes × $properties properties, $config build, median of $runs rebuilds of the model module (in rounds)"
 echo "work folder: $work"
 echo "commit: $(git -C "$root" rev-parse --short HEAD), $(date -u +%Y-%m-%d)"
 declare -A seconds
 for model in $models; do setup "$model"; done
-for model in $models; do seconds[$model]=$(time_model "$model"); done
+# Rounds, each model once per round, so that the machine's drift during a run (this VM's speed moves
+# by several percent over minutes) falls on every model alike rather than on whichever ran last.
+declare -A times
+for ((r = 0; r < runs; r++)); do
+    for model in $models; do times[$model]+="$(time_model "$model") "; done
+done
+for model in $models; do
+    seconds[$model]=$(tr ' ' '\n' <<<"${times[$model]}" | grep . | median)
+    echo "$model: ${times[$model]}" >&2
+done
 ratio() { awk -v a="${seconds[$1]}" -v b="${seconds[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
 row() { # a model's row, when it and the model it is compared with were measured
     [ -n "${seconds[$2]:-}" ] && [ -n "${seconds[$3]:-}" ] || return 0
