@@ -3,9 +3,11 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@KeyValueObservable` on a class: marks every eligible stored `var` `@Observed` (those without
+/// `@KeyValueObservable` on a class: observes every eligible stored `var` (those without
 /// `@Unobserved`), adds the `KeyValueObservable` conformance when the class does not have it yet, and
-/// writes the `Codable` conformance the class declares (see `CodableConformance`).
+/// writes the `Codable` conformance the class declares (see `CodableConformance`). A property in the
+/// class's braces gets its storage and slot among the class's members and `@_ObservedMember` for its
+/// accessors; one inside `#if` gets `@Observed`, storage and slot as its peers.
 ///
 /// Eligible means exactly what `@Observed` accepts, minus overrides (those stay explicit): so a `let`,
 /// a computed, `static`, `lazy` or wrapped property is left as it is. A stored `var` that `@Observed`
@@ -64,7 +66,7 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
 
     /// What the class attribute does with one property of the class.
     enum Marking {
-        /// Marked `@Observed`.
+        /// Observed: marked `@_ObservedMember` (or `@Observed` inside `#if`).
         case observed
         /// Left as it is: already marked, `@Unobserved`, a `let`, static, an override, computed, lazy
         /// or wrapped.
