@@ -61,7 +61,7 @@ extension ClassDeclSyntax {
         if let attributed = type.as(AttributedTypeSyntax.self) {
             return unqualifiedNames(attributed.baseType)
         }
-        let name = type.trimmedDescription
+        let name = type.textWithoutTrivia
         for module in ["Swift.", "ObservableCore.", "Observation."] where name.hasPrefix(module) {
             return [String(name.dropFirst(module.count))]
         }
@@ -71,7 +71,7 @@ extension ClassDeclSyntax {
     private func hasAttribute(_ name: String, module: String) -> Bool {
         attributes.contains { element in
             guard case .attribute(let attribute) = element else { return false }
-            let written = attribute.attributeName.trimmedDescription
+            let written = attribute.attributeName.textWithoutTrivia
             return written == name || written == module + "." + name
         }
     }

@@ -74,7 +74,7 @@ extension ObservedMacro: AccessorMacro {
         guard let property = declaration.as(VariableDeclSyntax.self) else { return [] }
         // `@KeyValueObservable`'s mark: anywhere else, nothing declares the storage and slot. (The
         // lexical context has the class without its members, so this is all that can be checked here.)
-        if node.attributeName.trimmedDescription.hasSuffix(KeyValueObservableMacro.observedMemberName) {
+        if node.attributeName.textWithoutTrivia.hasSuffix(KeyValueObservableMacro.observedMemberName) {
             guard let container = context.lexicalContext.first?.as(ClassDeclSyntax.self),
                 container.hasKeyValueObservableAttribute, !container.hasObservableMacro
             else {

@@ -11,7 +11,7 @@ extension VariableDeclSyntax {
 
     /// The declared name as written (backticks kept) of an eligible declaration.
     var observedIdentifier: TokenSyntax? {
-        observedBinding?.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed
+        observedBinding?.pattern.as(IdentifierPatternSyntax.self)?.identifier.withoutTrivia
     }
 
     func hasModifier(_ keyword: Keyword) -> Bool {
@@ -23,7 +23,7 @@ extension VariableDeclSyntax {
     func hasAttribute(named names: Set<String>) -> Bool {
         attributes.contains { element in
             guard case .attribute(let attribute) = element,
-                let name = attribute.attributeName.trimmedDescription.split(separator: ".").last
+                let name = attribute.attributeName.textWithoutTrivia.split(separator: ".").last
             else { return false }
             return names.contains(String(name))
         }
@@ -133,7 +133,7 @@ extension VariableDeclSyntax {
             }
         }
         for case .attribute(let other) in attributes where Self.isPropertyWrapper(other, besides: attribute) {
-            let name = other.attributeName.trimmedDescription
+            let name = other.attributeName.textWithoutTrivia
             if ["ObservationTracked", "ObservationIgnored"].contains(name.split(separator: ".").last.map(String.init)) {
                 report(other, .observationAttribute(name: name))
             } else {
@@ -235,7 +235,7 @@ extension VariableDeclSyntax {
     /// The global actor the property itself is marked with (`@MainActor var`), if any.
     private var ownGlobalActor: String? {
         for case .attribute(let attribute) in attributes {
-            let name = attribute.attributeName.trimmedDescription
+            let name = attribute.attributeName.textWithoutTrivia
             if let last = name.split(separator: ".").last, last.hasSuffix("Actor") { return String(last) }
         }
         return nil
@@ -246,7 +246,7 @@ extension VariableDeclSyntax {
     private static func globalActor(of container: Syntax?) -> String? {
         guard let attributes = container?.as(ClassDeclSyntax.self)?.attributes else { return nil }
         for case .attribute(let attribute) in attributes {
-            let name = attribute.attributeName.trimmedDescription
+            let name = attribute.attributeName.textWithoutTrivia
             if let last = name.split(separator: ".").last, last.hasSuffix("Actor") { return String(last) }
         }
         return nil
@@ -256,7 +256,7 @@ extension VariableDeclSyntax {
     /// Built-in attributes (`@available`, `@objc`, …) start with a lowercase letter or an underscore.
     private static func isPropertyWrapper(_ attribute: AttributeSyntax, besides observed: AttributeSyntax) -> Bool {
         if attribute == observed { return false }
-        let name = attribute.attributeName.trimmedDescription
+        let name = attribute.attributeName.textWithoutTrivia
         let last = name.split(separator: ".").last.map(String.init) ?? name
         guard let first = last.first, first.isUppercase else { return false }
         return last != "Observed" && last != "Unobserved" && !last.hasSuffix("Actor")
@@ -307,15 +307,15 @@ extension VariableDeclSyntax {
             }
         }
         let availability = attributes.filter {
-            if case .attribute(let attribute) = $0 { return attribute.attributeName.trimmedDescription == "available" }
+            if case .attribute(let attribute) = $0 { return attribute.attributeName.textWithoutTrivia == "available" }
             return false
         }
         // The common case, laid out as text (see `LaidOutSyntax`): the user's type and initial
         // value as written inside, spaced as the formatter spaces them around.
         if binding.accessorBlock == nil, availability.isEmpty {
-            let modifiers = (["private"] + kept.map(\.trimmedDescription)).joined(separator: " ")
-            let type = binding.typeAnnotation.map { ": " + $0.type.trimmedDescription } ?? ""
-            let initializer = binding.initializer.map { " = " + $0.value.trimmedDescription } ?? ""
+            let modifiers = (["private"] + kept.map(\.textWithoutTrivia)).joined(separator: " ")
+            let type = binding.typeAnnotation.map { ": " + $0.type.textWithoutTrivia } ?? ""
+            let initializer = binding.initializer.map { " = " + $0.value.textWithoutTrivia } ?? ""
             return [LaidOutSyntax.declaration("\(modifiers) var \(storage)\(type)\(initializer)")]
         }
         var observers: AccessorBlockSyntax?

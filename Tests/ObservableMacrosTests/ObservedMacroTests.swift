@@ -81,6 +81,40 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test("comments around the attribute, type and initial value stay out of the storage, as trimming drops them")
+    func storageWithComments() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Person {
+                @Observed /* a */ var age /* b */ : /* c */ Int /* d */ = /* e */ 3 // f
+                var name /* b */ : /* c */ [String /* g */ : Int] /* d */ = /* e */ [:] // f
+            }
+            """,
+            expandedSource: """
+                final class Person {
+                    /* a */ var age /* b */ : /* c */ Int /* d */ { // f
+                \(observedAccessors("age"))
+                    }
+
+                    private var _age: Int = 3
+
+                    private let _$age: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                    var name /* b */ : /* c */ [String /* g */ : Int] /* d */ { // f
+                \(observedAccessors("name", uniqueSuffix: "0"))
+                    }
+
+                    private var _name: [String /* g */ : Int] = [:]
+
+                    private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+                }
+
+                extension Person: ObservableCore.KeyValueObservable {
+                }
+                """
+        )
+    }
+
     @Test("an optional without an initial value")
     func optionalWithoutInitializer() {
         assertObservedExpansion(
