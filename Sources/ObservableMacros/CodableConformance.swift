@@ -98,40 +98,40 @@ struct CodableConformance {
         }
         guard problems.isEmpty else { return ([], problems) }
 
-        let type = declaration.name.trimmed
+        // Laid out as the formatter would (see `LaidOutSyntax`): parsing and formatting these was
+        // most of the plugin's time for a `Codable` class.
+        let type = declaration.name.text
         let isFinal = declaration.isFinal
         let access = declaration.isPublic ? "public " : ""
+        func block(_ head: String, _ lines: [String]) -> DeclSyntax {
+            LaidOutSyntax.declaration(head + " {\n" + lines.map { "    " + $0 + "\n" }.joined() + "}")
+        }
         var result: [DeclSyntax] = []
         if userKeys == nil {
-            let cases = coded.map { "case \($0.name.text)" }.joined(separator: "\n")
-            result.append("private enum CodingKeys: CodingKey {\n\(raw: cases)\n}")
+            result.append(block("private enum CodingKeys: CodingKey", coded.map { "case \($0.name.text)" }))
         }
         if writesDecoder {
             let decoded = coded.filter { !$0.isConstantWithValue }
             let body =
                 decoded.isEmpty
-                ? "_ = try decoder.container(keyedBy: CodingKeys.self)"
-                : (["let container = try decoder.container(keyedBy: CodingKeys.self)"]
+                ? ["_ = try decoder.container(keyedBy: CodingKeys.self)"]
+                : ["let container = try decoder.container(keyedBy: CodingKeys.self)"]
                     + decoded.map {
                         "self.\($0.storage) = try container._observedDecode(\\\(type).\($0.member), forKey: .\($0.name.text))"
-                    }).joined(separator: "\n")
-            result.append(
-                "\(raw: access)\(raw: isFinal ? "" : "required ")init(from decoder: any Decoder) throws {\n\(raw: body)\n}"
-            )
+                    }
+            result.append(block("\(access)\(isFinal ? "" : "required ")init(from decoder: any Decoder) throws", body))
             if Self.hasImplicitInitializer(declaration, members: members, properties: properties) {
                 // Internal, as the implicit one is, also in a public class.
-                result.append("init() {\n}")
+                result.append(block("init()", []))
             }
         }
         if writesEncoder {
             let body =
                 coded.isEmpty
-                ? "_ = encoder.container(keyedBy: CodingKeys.self)"
-                : (["var container = encoder.container(keyedBy: CodingKeys.self)"]
-                    + coded.map {
-                        "try container._observedEncode(self.\($0.member), forKey: .\($0.name.text))"
-                    }).joined(separator: "\n")
-            result.append("\(raw: access)func encode(to encoder: any Encoder) throws {\n\(raw: body)\n}")
+                ? ["_ = encoder.container(keyedBy: CodingKeys.self)"]
+                : ["var container = encoder.container(keyedBy: CodingKeys.self)"]
+                    + coded.map { "try container._observedEncode(self.\($0.member), forKey: .\($0.name.text))" }
+            result.append(block("\(access)func encode(to encoder: any Encoder) throws", body))
         }
         return (result, [])
     }
@@ -146,7 +146,7 @@ struct CodableConformance {
             || KeyValueObservableMacro.marking(of: declaration, in: type).isObserved
         var properties: [Property] = []
         for (index, binding) in declaration.bindings.enumerated() {
-            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed,
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.withoutTrivia,
                 !binding.isComputed, let text = name.identifierText
             else { continue }
             // In `var a, b: Int` the type of `a` is the next annotation's.

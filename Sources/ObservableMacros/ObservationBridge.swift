@@ -51,9 +51,10 @@ enum ObservationBridge {
 
     static func registrarDeclaration(named name: TokenSyntax, in container: ClassDeclSyntax) -> DeclSyntax {
         if reporting(in: container) == .declared {
-            return "private let \(name) = Observation.ObservationRegistrar()"
+            return LaidOutSyntax.declaration("private let \(name.text) = Observation.ObservationRegistrar()")
         }
-        return "private let \(name) = ObservableCore._$chooseObservationRegistrar(for: \(container.name.trimmed).self)"
+        return LaidOutSyntax.declaration(
+            "private let \(name.text) = ObservableCore._$chooseObservationRegistrar(for: \(container.name.text).self)")
     }
 
     /// Whether the accessors call the class's `access(keyPath:)` and `withMutation(keyPath:_:)`, as
@@ -68,29 +69,32 @@ enum ObservationBridge {
     /// `@Observable`'s `access(keyPath:)` and `withMutation(keyPath:_:)`, each unless the class
     /// declares a function of that name itself.
     static func classMembers(of container: ClassDeclSyntax, in context: some MacroExpansionContext) -> [DeclSyntax] {
-        let type = container.name.trimmed
+        let type = container.name.text
         let declared = Set(container.memberBlock.members.compactMap { $0.decl.as(FunctionDeclSyntax.self)?.name.text })
+        // Laid out as the formatter would (see `LaidOutSyntax`).
         var members: [DeclSyntax] = []
         if !declared.contains("access") {
-            let member = context.makeUniqueName("Member")
+            let member = context.makeUniqueName("Member").text
             members.append(
-                """
-                internal nonisolated func access<\(member)>(keyPath: KeyPath<\(type), \(member)>) {
-                    \(raw: classRegistrar).access(self, keyPath: keyPath)
-                }
-                """)
+                LaidOutSyntax.declaration(
+                    """
+                    internal nonisolated func access<\(member)>(keyPath: KeyPath<\(type), \(member)>) {
+                        \(classRegistrar).access(self, keyPath: keyPath)
+                    }
+                    """))
         }
         if !declared.contains("withMutation") {
-            let mutated = context.makeUniqueName("Member")
-            let result = context.makeUniqueName("MutationResult")
+            let mutated = context.makeUniqueName("Member").text
+            let result = context.makeUniqueName("MutationResult").text
             members.append(
-                """
-                internal nonisolated func withMutation<\(mutated), \(result)>(
-                    keyPath: KeyPath<\(type), \(mutated)>, _ mutation: () throws -> \(result)
-                ) rethrows -> \(result) {
-                    try \(raw: classRegistrar).withMutation(of: self, keyPath: keyPath, mutation)
-                }
-                """)
+                LaidOutSyntax.declaration(
+                    """
+                    internal nonisolated func withMutation<\(mutated), \(result)>(
+                        keyPath: KeyPath<\(type), \(mutated)>, _ mutation: () throws -> \(result)
+                    ) rethrows -> \(result) {
+                        try \(classRegistrar).withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                    """))
         }
         return members
     }

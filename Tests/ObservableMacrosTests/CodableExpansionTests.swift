@@ -235,7 +235,9 @@ struct CodableExpansionTests {
         let members = try KeyValueObservableMacro.expansion(
             of: attribute, providingMembersOf: declaration, conformingTo: [],
             in: BasicMacroExpansionContext(lexicalContext: [Syntax(declaration)]))
-        let decoder = try #require(members.compactMap { $0.as(InitializerDeclSyntax.self) }.first)
+        // The members are laid out as text (`LaidOutSyntax`), as the compiler receives them: parsed here.
+        let parsed = members.map { DeclSyntax("\(raw: $0.description)") }
+        let decoder = try #require(parsed.compactMap { $0.as(InitializerDeclSyntax.self) }.first)
         let assignments = decoder.body?.statements.dropFirst().map(\.trimmedDescription)
         #expect(
             assignments == [
