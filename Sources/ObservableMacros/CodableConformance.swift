@@ -27,6 +27,9 @@ struct CodableConformance {
         let isConstantWithValue: Bool
         /// Whether a decoder may skip it: it has an initial value, or is an optional `var`.
         let hasDefault: Bool
+        /// The type as written, when it can be spelled `Type.self` in an expression; `nil` when it is
+        /// inferred, is a wrapper's, or takes another form (the key path then gives it).
+        let writtenType: String?
         let node: PatternBindingSyntax
     }
 
@@ -117,7 +120,9 @@ struct CodableConformance {
                 ? ["_ = try decoder.container(keyedBy: CodingKeys.self)"]
                 : ["let container = try decoder.container(keyedBy: CodingKeys.self)"]
                     + decoded.map {
-                        "self.\($0.storage) = try container._observedDecode(\\\(type).\($0.member), forKey: .\($0.name.text))"
+                        // A written type is cheaper for the compiler than a key path to infer it from.
+                        let value = $0.writtenType.map { "\($0).self" } ?? "\\\(type).\($0.member)"
+                        return "self.\($0.storage) = try container._observedDecode(\(value), forKey: .\($0.name.text))"
                     }
             result.append(block("\(access)\(isFinal ? "" : "required ")init(from decoder: any Decoder) throws", body))
             if Self.hasImplicitInitializer(declaration, members: members, properties: properties) {
@@ -158,7 +163,10 @@ struct CodableConformance {
                 Property(
                     name: name, member: member, storage: isObserved ? ObservedMacro.Names.storage(of: text) : member,
                     isConstantWithValue: isLet && hasValue,
-                    hasDefault: hasValue || (!isLet && type?.isOptional == true) || isWrapped, node: binding))
+                    hasDefault: hasValue || (!isLet && type?.isOptional == true) || isWrapped,
+                    writtenType: isWrapped
+                        ? nil : type.flatMap { $0.isSpelledAsExpression ? $0.textWithoutTrivia : nil },
+                    node: binding))
         }
         return properties
     }
@@ -193,6 +201,29 @@ extension PatternBindingSyntax {
 }
 
 extension TypeSyntax {
+    /// Whether `Type.self` is an expression as the type is written: names (`Int`, `Swift.Array<T>`),
+    /// `[T]`, `[K: V]` and `T?` made of them. A function type, `any P`, `T!` and the rest need
+    /// parentheses or cannot be spelled so.
+    var isSpelledAsExpression: Bool {
+        // (A generic argument is a `TypeSyntax` before swift-syntax 602 and a choice after.)
+        func spelled(_ clause: GenericArgumentClauseSyntax?) -> Bool {
+            clause?.arguments.allSatisfy { Syntax($0.argument).as(TypeSyntax.self)?.isSpelledAsExpression == true }
+                ?? true
+        }
+        if let identifier = self.as(IdentifierTypeSyntax.self) {
+            return spelled(identifier.genericArgumentClause)
+        }
+        if let member = self.as(MemberTypeSyntax.self) {
+            return member.baseType.isSpelledAsExpression && spelled(member.genericArgumentClause)
+        }
+        if let array = self.as(ArrayTypeSyntax.self) { return array.element.isSpelledAsExpression }
+        if let dictionary = self.as(DictionaryTypeSyntax.self) {
+            return dictionary.key.isSpelledAsExpression && dictionary.value.isSpelledAsExpression
+        }
+        if let optional = self.as(OptionalTypeSyntax.self) { return optional.wrappedType.isSpelledAsExpression }
+        return false
+    }
+
     /// `T?`, `T!` or `Optional<T>` as written.
     var isOptional: Bool {
         if self.is(OptionalTypeSyntax.self) || self.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }

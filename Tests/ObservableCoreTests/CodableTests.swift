@@ -17,11 +17,17 @@ private struct Clamped: Codable, Equatable {
     }
 }
 
+/// An optional behind an alias: decoded with `decodeIfPresent` as the compiler's synthesis does, though
+/// the macro sees no `?`.
+private typealias MaybeText = String?
+
 @KeyValueObservable
 private final class Settings: Codable {
     var volume = 3
     var theme: String = "dark"
     var nickname: String?
+    var alias: MaybeText = nil
+    var tags: Set<String> = []
     weak var owner: Owner?
     unowned var keeper: Owner
     let id: Int
@@ -42,6 +48,8 @@ private final class PlainSettings: Codable {
     var volume = 3
     var theme: String = "dark"
     var nickname: String?
+    var alias: MaybeText = nil
+    var tags: Set<String> = []
     weak var owner: Owner?
     unowned var keeper: Owner
     let id: Int
@@ -142,7 +150,7 @@ struct CodableTests {
         let settings = Settings(id: 1, keeper: keeper)
         let plain = PlainSettings(id: 1, keeper: keeper)
         let expected =
-            #"{"cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":5},"mode":1,"theme":"dark","volume":3}"#
+            #"{"cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":5},"mode":1,"tags":[],"theme":"dark","volume":3}"#
         #expect(try json(settings) == expected)
         #expect(try json(plain) == expected)
 
@@ -150,12 +158,16 @@ struct CodableTests {
         settings.nickname = "n"
         settings.owner = owner
         settings.level = 50
+        settings.alias = "a"
+        settings.tags = ["t"]
         plain.volume = 7
         plain.nickname = "n"
         plain.owner = owner
         plain.level = 50
+        plain.alias = "a"
+        plain.tags = ["t"]
         let changed =
-            #"{"cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":10},"mode":1,"nickname":"n","owner":{"name":"owner"},"theme":"dark","volume":7}"#
+            #"{"alias":"a","cache":0,"id":1,"keeper":{"name":"owner"},"level":{"wrappedValue":10},"mode":1,"nickname":"n","owner":{"name":"owner"},"tags":["t"],"theme":"dark","volume":7}"#
         #expect(try json(settings) == changed)
         #expect(try json(plain) == changed)
         withExtendedLifetime(owner) {}
@@ -164,7 +176,7 @@ struct CodableTests {
     @Test("decodes what the plain twin decodes; optionals may be absent")
     func decodesLikeTheTwin() throws {
         let text =
-            #"{"volume":9,"theme":"light","nickname":"nick","keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#
+            #"{"volume":9,"theme":"light","nickname":"nick","tags":[],"keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#
         let settings = try decode(Settings.self, text)
         let plain = try decode(PlainSettings.self, text)
         let observed: [Int] = [settings.volume, settings.id, settings.cache, settings.mode, settings.level]
@@ -173,6 +185,11 @@ struct CodableTests {
         #expect(twin == observed)
         #expect(settings.theme == "light" && plain.theme == "light")
         #expect(settings.nickname == "nick" && plain.nickname == "nick")
+        #expect(settings.alias == nil && plain.alias == nil)
+        #expect(settings.tags.isEmpty && plain.tags.isEmpty)
+        let aliased = text.replacingOccurrences(of: #""tags":[]"#, with: #""alias":"a","tags":["t"]"#)
+        #expect(try decode(Settings.self, aliased).alias == "a" && decode(PlainSettings.self, aliased).alias == "a")
+        #expect(try decode(Settings.self, aliased).tags == ["t"] && decode(PlainSettings.self, aliased).tags == ["t"])
         // Decoded objects held only weakly or unowned are gone at once, as with the twin's synthesis.
         #expect(settings.owner == nil && plain.owner == nil)
     }
@@ -234,7 +251,8 @@ struct CodableTests {
     func decodedIsObservable() throws {
         let settings = try decode(
             Settings.self,
-            #"{"volume":9,"theme":"light","keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#)
+            #"{"volume":9,"theme":"light","tags":[],"keeper":{"name":"k"},"id":4,"cache":5,"mode":6,"level":{"wrappedValue":8}}"#
+        )
         var log: [String] = []
         let tokens = [
             settings.observe(\.volume, options: [.old, .new]) { _, change in

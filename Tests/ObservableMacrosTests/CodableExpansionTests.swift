@@ -45,8 +45,8 @@ struct CodableExpansionTests {
                     init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
                         self.name = try container._observedDecode(\Tag.name, forKey: .name)
-                        self.owner = try container._observedDecode(\Tag.owner, forKey: .owner)
-                        self.id = try container._observedDecode(\Tag.id, forKey: .id)
+                        self.owner = try container._observedDecode(Tag?.self, forKey: .owner)
+                        self.id = try container._observedDecode(Int.self, forKey: .id)
                     }
 
                     func encode(to encoder: any Encoder) throws {
@@ -243,10 +243,42 @@ struct CodableExpansionTests {
             assignments == [
                 #"self._volume = try container._observedDecode(\Settings.volume, forKey: .volume)"#,
                 #"self._theme = try container._observedDecode(\Settings.theme, forKey: .theme)"#,
-                #"self._owner = try container._observedDecode(\Settings.owner, forKey: .owner)"#,
+                #"self._owner = try container._observedDecode(Settings?.self, forKey: .owner)"#,
                 #"self.cache = try container._observedDecode(\Settings.cache, forKey: .cache)"#,
                 #"self._level = try container._observedDecode(\Settings._level, forKey: .level)"#,
                 #"self._default = try container._observedDecode(\Settings.`default`, forKey: .`default`)"#,
+            ])
+    }
+
+    @Test("decoding passes a written type as Type.self where it can be spelled so, and a key path otherwise")
+    func decodingTypes() throws {
+        let source: DeclSyntax = """
+            @KeyValueObservable
+            final class Sheet: Codable {
+                var counts: [String: [Int]] = [:]
+                var tags: Swift.Set<String> = []
+                var note: Optional<String> = nil
+                var picked: Int! = nil
+                var inferred = 0.5
+                @Clamped var level: Int = 1
+            }
+            """
+        let declaration = try #require(source.as(ClassDeclSyntax.self))
+        let attribute = try #require(declaration.attributes.first?.as(AttributeSyntax.self))
+        let members = try KeyValueObservableMacro.expansion(
+            of: attribute, providingMembersOf: declaration, conformingTo: [],
+            in: BasicMacroExpansionContext(lexicalContext: [Syntax(declaration)]))
+        let parsed = members.map { DeclSyntax("\(raw: $0.description)") }
+        let decoder = try #require(parsed.compactMap { $0.as(InitializerDeclSyntax.self) }.first)
+        let assignments = decoder.body?.statements.dropFirst().map(\.trimmedDescription)
+        #expect(
+            assignments == [
+                #"self._counts = try container._observedDecode([String: [Int]].self, forKey: .counts)"#,
+                #"self._tags = try container._observedDecode(Swift.Set<String>.self, forKey: .tags)"#,
+                #"self._note = try container._observedDecode(Optional<String>.self, forKey: .note)"#,
+                #"self._picked = try container._observedDecode(\Sheet.picked, forKey: .picked)"#,
+                #"self._inferred = try container._observedDecode(\Sheet.inferred, forKey: .inferred)"#,
+                #"self._level = try container._observedDecode(\Sheet._level, forKey: .level)"#,
             ])
     }
 }
