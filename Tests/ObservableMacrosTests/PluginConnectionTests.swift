@@ -164,6 +164,21 @@ import Testing
         #expect(!ours.contains(#""severity":"error""#))
     }
 
+    @Test("an expansion is written as swift-syntax's encoder writes it, every byte value escaped alike")
+    func expansionsAreEncodedAsSwiftSyntaxEncodes() throws {
+        let everyByte = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        let texts = [
+            "", "get {\n    return _x\n}", #"\.x, "quoted", back\\slash"#, "tab\t, cr\r, ff\u{0C}, bs\u{08}",
+            "nul \u{0} inside", "\u{0}", "ü, 漢字, 🙂", everyByte, String(repeating: "a\n", count: 5_000),
+        ]
+        for text in texts {
+            let theirs = try JSON.encode(PluginToHostMessage.expandMacroResult(expandedSource: text, diagnostics: []))
+            let ours = PluginConnection.expansionResult(text)
+            #expect(String(decoding: ours, as: UTF8.self) == String(decoding: theirs, as: UTF8.self))
+            #expect(ours == theirs)
+        }
+    }
+
     @Test func anUnknownMacroIsNamedInTheError() {
         let error = #expect(throws: MacroNotFound.self) {
             _ = try MacroProvider(ObservableMacrosPlugin())
