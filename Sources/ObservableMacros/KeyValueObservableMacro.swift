@@ -15,7 +15,7 @@ import SwiftSyntaxMacros
 /// `@Observed`'s message, rather than silently unobserved.
 public struct KeyValueObservableMacro {
     /// The expansion is laid out by the macro itself (see `LaidOutSyntax`), and formatted only where
-    /// it is built as syntax (the extension, `customMirror`): formatting every member attribute,
+    /// it is parsed from text (`customMirror`): formatting every member attribute, extension,
     /// storage, slot and coding member was a sixth of the plugin's time in a debug-built swift-syntax,
     /// and most of it for a `Codable` class.
     public static var formatMode: FormatMode { .disabled }
@@ -171,7 +171,19 @@ extension KeyValueObservableMacro: ExtensionMacro {
         // The compiler lists only the protocols the class does not conform to yet (a subclass of an
         // observable class already does).
         guard !protocols.isEmpty else { return [] }
-        return [formatted(try ExtensionDeclSyntax("extension \(type.trimmed): ObservableCore.KeyValueObservable {}"))]
+        // Built as the formatter lays it out: `extension Type: ObservableCore.KeyValueObservable {\n}`.
+        let conformance = MemberTypeSyntax(
+            baseType: IdentifierTypeSyntax(name: .identifier("ObservableCore")), name: .identifier("KeyValueObservable"))
+        return [
+            ExtensionDeclSyntax(
+                extensionKeyword: .keyword(.extension, trailingTrivia: .space),
+                extendedType: type.trimmed,
+                inheritanceClause: InheritanceClauseSyntax(
+                    colon: .colonToken(trailingTrivia: .space), inheritedTypes: [InheritedTypeSyntax(type: conformance)]),
+                memberBlock: MemberBlockSyntax(
+                    leftBrace: .leftBraceToken(leadingTrivia: .space), members: [],
+                    rightBrace: .rightBraceToken(leadingTrivia: .newline)))
+        ]
     }
 }
 

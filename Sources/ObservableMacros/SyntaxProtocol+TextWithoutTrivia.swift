@@ -5,6 +5,10 @@ extension SyntaxProtocol {
     /// tokens: `trimmed` copies the tree up to its root, which made it the plugin's largest cost per
     /// request (the compiler asks about every member of a class).
     var textWithoutTrivia: String {
+        // The common case, an attribute's or a type's plain name, read straight off its token.
+        if let name = Syntax(self).as(IdentifierTypeSyntax.self), name.genericArgumentClause == nil {
+            return name.name.text
+        }
         var text = ""
         var trailing: Trivia = []
         for (index, token) in tokens(viewMode: .sourceAccurate).enumerated() {
