@@ -173,13 +173,15 @@ extension KeyValueObservableMacro: ExtensionMacro {
         guard !protocols.isEmpty else { return [] }
         // Built as the formatter lays it out: `extension Type: ObservableCore.KeyValueObservable {\n}`.
         let conformance = MemberTypeSyntax(
-            baseType: IdentifierTypeSyntax(name: .identifier("ObservableCore")), name: .identifier("KeyValueObservable"))
+            baseType: IdentifierTypeSyntax(name: .identifier("ObservableCore")), name: .identifier("KeyValueObservable")
+        )
         return [
             ExtensionDeclSyntax(
                 extensionKeyword: .keyword(.extension, trailingTrivia: .space),
                 extendedType: type.trimmed,
                 inheritanceClause: InheritanceClauseSyntax(
-                    colon: .colonToken(trailingTrivia: .space), inheritedTypes: [InheritedTypeSyntax(type: conformance)]),
+                    colon: .colonToken(trailingTrivia: .space), inheritedTypes: [InheritedTypeSyntax(type: conformance)]
+                ),
                 memberBlock: MemberBlockSyntax(
                     leftBrace: .leftBraceToken(leadingTrivia: .space), members: [],
                     rightBrace: .rightBraceToken(leadingTrivia: .newline)))
