@@ -87,20 +87,20 @@ struct ObservedExpansionTests {
             """
             @KeyValueObservable
             final class Person {
-                @Observed /* a */ var age /* b */ : /* c */ Int /* d */ = /* e */ 3 // f
-                var name /* b */ : /* c */ [String /* g */ : Int] /* d */ = /* e */ [:] // f
+                @Observed /* a */ var age /* b */ : /* c */ Int /* d */ = /* e */ 3
+                var name /* b */ : /* c */ [String /* g */ : Int] /* d */ = /* e */ [:]
             }
             """,
             expandedSource: """
                 final class Person {
-                    /* a */ var age /* b */ : /* c */ Int /* d */ { // f
+                    /* a */ var age /* b */ : /* c */ Int /* d */ {
                 \(observedAccessors("age"))
                     }
 
                     private var _age: Int = 3
 
                     private let _$age: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
-                    var name /* b */ : /* c */ [String /* g */ : Int] /* d */ { // f
+                    var name /* b */ : /* c */ [String /* g */ : Int] /* d */ {
                 \(observedAccessors("name", uniqueSuffix: "0"))
                     }
 
