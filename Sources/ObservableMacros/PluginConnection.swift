@@ -79,18 +79,16 @@ package struct PluginConnection: MessageConnection {
     static func appendEscaped(_ text: String, to json: inout [UInt8]) {
         let count = text.utf8.count
         text.withCString { start in
-            start.withMemoryRebound(to: UInt8.self, capacity: count + 1) { bytes in
-                escaped.withUnsafeBufferPointer { escaped in
-                    var index = 0
-                    while index < count {
-                        let run = strcspn(start + index, escaped.baseAddress!)
-                        let copied = min(run, count - index)
-                        json.append(contentsOf: UnsafeBufferPointer(start: bytes + index, count: copied))
-                        index += run
-                        guard index < count else { break }
-                        json += escape(bytes[index])
-                        index += 1
-                    }
+            escaped.withUnsafeBufferPointer { escaped in
+                var index = 0
+                while index < count {
+                    let run = strcspn(start + index, escaped.baseAddress!)
+                    let copied = min(run, count - index)
+                    json.append(contentsOf: UnsafeRawBufferPointer(start: start + index, count: copied))
+                    index += run
+                    guard index < count else { break }
+                    json += escape(UInt8(bitPattern: start[index]))
+                    index += 1
                 }
             }
         }
