@@ -16,8 +16,8 @@ import SwiftSyntaxMacros
 public struct KeyValueObservableMacro {
     /// The expansion is laid out by the macro itself (see `LaidOutSyntax`), and formatted only where
     /// it is parsed from text (`customMirror`): formatting every member attribute, extension,
-    /// storage, slot and coding member was a sixth of the plugin's time in a debug-built swift-syntax,
-    /// and most of it for a `Codable` class.
+    /// storage, slot and coding member was a large share of the plugin's time in a debug-built
+    /// swift-syntax, and most of it for a `Codable` class (BENCHMARKS.md, "Compile time").
     public static var formatMode: FormatMode { .disabled }
 
     /// `node` as `FormatMode.auto` hands it on: formatted, without the whitespace around it.

@@ -2,8 +2,8 @@
 // build configuration the compiler attaches to every request is cut from the message before it is
 // decoded, and that an expansion without diagnostics is written without swift-syntax's encoder. These
 // macros never evaluate `#if`, and decoding that field on every request took a debug-built plugin
-// longer than the expansions themselves; the encoder escapes a string a byte at a time, an eighth of
-// what was left (BENCHMARKS.md, "Compile time").
+// longer than the expansions themselves; the encoder escapes a string a byte at a time, which was
+// much of what was left (BENCHMARKS.md, "Compile time").
 //
 // Unsafe code: reads into a raw buffer, C searches over it and a move inside it, and C searches over
 // an expansion's C string. It assumes the framing `StandardIOMessageConnection` documents (a
