@@ -14,16 +14,11 @@ import SwiftSyntaxMacros
 /// would reject (several bindings, a tuple pattern, an opaque type, …) is an error here, with
 /// `@Observed`'s message, rather than silently unobserved.
 public struct KeyValueObservableMacro {
-    /// The expansion is laid out by the macro itself (see `LaidOutSyntax`), and formatted only where
-    /// it is parsed from text (`customMirror`): formatting every member attribute, extension,
-    /// storage, slot and coding member was a large share of the plugin's time in a debug-built
-    /// swift-syntax, and most of it for a `Codable` class (BENCHMARKS.md, "Compile time").
+    /// The expansion is laid out by the macro itself, as the formatter would lay it out (see
+    /// `LaidOutSyntax`): formatting every member attribute, extension, storage, slot and coding member
+    /// was a large share of the plugin's time in a debug-built swift-syntax, and most of it for a
+    /// `Codable` class (BENCHMARKS.md, "Compile time").
     public static var formatMode: FormatMode { .disabled }
-
-    /// `node` as `FormatMode.auto` hands it on: formatted, without the whitespace around it.
-    static func formatted<Node: SyntaxProtocol>(_ node: Node) -> Node {
-        node.formatted().cast(Node.self).trimmed(matching: \.isWhitespace)
-    }
 }
 
 extension KeyValueObservableMacro: MemberAttributeMacro {
@@ -146,7 +141,7 @@ extension KeyValueObservableMacro: MemberMacro {
         }
         if ReflectionConformance.isDeclared(by: declaration) {
             if declaration.isFinal {
-                members += ReflectionConformance.members(of: declaration).map(formatted)
+                members += ReflectionConformance.members(of: declaration)
             } else {
                 context.diagnose(
                     Diagnostic(node: Syntax(declaration.name), message: ObservedDiagnostic.mirrorNeedsFinalClass))

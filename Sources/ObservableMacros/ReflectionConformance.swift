@@ -40,13 +40,16 @@ enum ReflectionConformance {
         }
         let access = declaration.isPublic ? "public " : ""
         let list = children.isEmpty ? ":" : children.joined(separator: ", ")
+        // Laid out as the formatter would (see `LaidOutSyntax`).
         return [
-            """
-            \(raw: access)var customMirror: Mirror {
-                Mirror(self, children: [\(raw: list)], displayStyle: .class)
-            }
-            """,
-            "\(raw: access)nonisolated static var _mirrorShowsObservedProperties: Bool {\ntrue\n}",
+            LaidOutSyntax.declaration(
+                """
+                \(access)var customMirror: Mirror {
+                    Mirror(self, children: [\(list)], displayStyle: .class)
+                }
+                """),
+            LaidOutSyntax.declaration(
+                "\(access)nonisolated static var _mirrorShowsObservedProperties: Bool {\n    true\n}"),
         ]
     }
 }

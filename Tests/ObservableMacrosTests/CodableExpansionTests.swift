@@ -217,6 +217,20 @@ struct CodableExpansionTests {
         )
     }
 
+    /// The statements after the first of the `init(from:)` the class attribute writes for `source`,
+    /// expanded by the macro's member role. The members are laid out as text (`LaidOutSyntax`), as
+    /// the compiler receives them, so they are parsed here.
+    static func decoderAssignments(_ source: DeclSyntax) throws -> [String]? {
+        let declaration = try #require(source.as(ClassDeclSyntax.self))
+        let attribute = try #require(declaration.attributes.first?.as(AttributeSyntax.self))
+        let members = try KeyValueObservableMacro.expansion(
+            of: attribute, providingMembersOf: declaration, conformingTo: [],
+            in: BasicMacroExpansionContext(lexicalContext: [Syntax(declaration)]))
+        let parsed = members.map { DeclSyntax("\(raw: $0.description)") }
+        let decoder = try #require(parsed.compactMap { $0.as(InitializerDeclSyntax.self) }.first)
+        return decoder.body?.statements.dropFirst().map(\.trimmedDescription)
+    }
+
     @Test("decoding assigns an observed property's storage, as the compiler's synthesis stores a plain property")
     func decodingStoresDirectly() throws {
         let source: DeclSyntax = """
@@ -230,15 +244,7 @@ struct CodableExpansionTests {
                 var `default` = false
             }
             """
-        let declaration = try #require(source.as(ClassDeclSyntax.self))
-        let attribute = try #require(declaration.attributes.first?.as(AttributeSyntax.self))
-        let members = try KeyValueObservableMacro.expansion(
-            of: attribute, providingMembersOf: declaration, conformingTo: [],
-            in: BasicMacroExpansionContext(lexicalContext: [Syntax(declaration)]))
-        // The members are laid out as text (`LaidOutSyntax`), as the compiler receives them: parsed here.
-        let parsed = members.map { DeclSyntax("\(raw: $0.description)") }
-        let decoder = try #require(parsed.compactMap { $0.as(InitializerDeclSyntax.self) }.first)
-        let assignments = decoder.body?.statements.dropFirst().map(\.trimmedDescription)
+        let assignments = try Self.decoderAssignments(source)
         #expect(
             assignments == [
                 #"self._volume = try container._observedDecode(\Settings.volume, forKey: .volume)"#,
@@ -263,14 +269,7 @@ struct CodableExpansionTests {
                 @Clamped var level: Int = 1
             }
             """
-        let declaration = try #require(source.as(ClassDeclSyntax.self))
-        let attribute = try #require(declaration.attributes.first?.as(AttributeSyntax.self))
-        let members = try KeyValueObservableMacro.expansion(
-            of: attribute, providingMembersOf: declaration, conformingTo: [],
-            in: BasicMacroExpansionContext(lexicalContext: [Syntax(declaration)]))
-        let parsed = members.map { DeclSyntax("\(raw: $0.description)") }
-        let decoder = try #require(parsed.compactMap { $0.as(InitializerDeclSyntax.self) }.first)
-        let assignments = decoder.body?.statements.dropFirst().map(\.trimmedDescription)
+        let assignments = try Self.decoderAssignments(source)
         #expect(
             assignments == [
                 #"self._counts = try container._observedDecode([String: [Int]].self, forKey: .counts)"#,
