@@ -36,7 +36,8 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
             // A property declared in the class's own braces gets its storage and slot from the class's
             // member expansion (one request to the plugin per class rather than one per property);
             // one inside `#if`, whose clause the macro cannot evaluate, gets `@Observed`'s peers.
-            return [isWrittenByClass(property, in: declaration) ? observedMember : observed]
+            guard isWrittenByClass(property, in: declaration) else { return [observed] }
+            return [ObservationBridge.declaresOwnMembers(declaration) ? observedMemberCallingClass : observedMember]
         case .left: return []
         case .refused(let problems):
             problems.forEach(context.diagnose)
@@ -50,6 +51,9 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
     static let observedMember = AttributeSyntax(
         attributeName: IdentifierTypeSyntax(name: .identifier(observedMemberName)))
     static let observedMemberName = "_ObservedMember"
+    /// The same, in a class declaring `Observable` that writes its own `access(keyPath:)` or
+    /// `withMutation(keyPath:_:)`: the accessors call them (`ObservationCalls.classMembers`).
+    static let observedMemberCallingClass: AttributeSyntax = "@\(raw: observedMemberName)(callsClassMembers: true)"
 
     /// The properties whose storage and slot the class's member expansion writes: those it marks that
     /// are declared directly in its braces.

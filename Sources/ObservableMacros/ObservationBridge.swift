@@ -65,6 +65,16 @@ enum ObservationBridge {
         return reporting(in: container) == .declared && container.hasKeyValueObservableAttribute
     }
 
+    /// Whether a class declaring `Observable` writes its own `access(keyPath:)` or
+    /// `withMutation(keyPath:_:)`, which its accessors must then call.
+    static func declaresOwnMembers(_ container: ClassDeclSyntax) -> Bool {
+        reporting(in: container) == .declared
+            && container.memberBlock.members.contains {
+                guard let name = $0.decl.as(FunctionDeclSyntax.self)?.name.text else { return false }
+                return name == "access" || name == "withMutation"
+            }
+    }
+
     /// The members `@KeyValueObservable` adds to a class declaring `Observable`, beside its registrar:
     /// `@Observable`'s `access(keyPath:)` and `withMutation(keyPath:_:)`, each unless the class
     /// declares a function of that name itself.

@@ -96,13 +96,18 @@ extension ObservedMacro: AccessorMacro {
         let container = context.lexicalContext.first?.as(ClassDeclSyntax.self)
         guard problems.isEmpty, let names = Names(property, in: container) else { return [] }
 
+        let options = ObservedOptions.parse(node).0
+        let isOverride = property.hasModifier(.override)
         let shape = AccessorShape(
-            options: ObservedOptions.parse(node).0, isOverride: property.hasModifier(.override),
+            options: options, isOverride: isOverride,
             hasInitAccessor: property.observedHasInitAccessor(in: context.lexicalContext),
             storesReference: property.hasModifier(.weak) || property.hasModifier(.unowned),
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
             detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
-            observation: ObservationCalls(in: container))
+            observation: ObservationCalls(
+                in: container, options: options, isOverride: isOverride,
+                isMarkedByClass: node.attributeName.textWithoutTrivia.hasSuffix(
+                    KeyValueObservableMacro.observedMemberName)))
         let change = context.makeUniqueName("change")
         return AccessorShape.templates(for: shape).map { template in
             LaidOutSyntax.accessor(
@@ -194,6 +199,22 @@ struct AccessorShape: Hashable {
         let change = PlaceholderTemplate.Placeholder.change.token
         let isOverride = shape.isOverride
         let slot = names.slot
+        // An override has no storage of its own: it wraps the superclass's property.
+        let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
+        var accessors: [AccessorDeclSyntax] = []
+        if shape.hasInitAccessor {
+            accessors.append(
+                """
+                @storageRestrictions(initializes: \(names.storage))
+                init(initialValue) {
+                    \(names.storage) = initialValue
+                }
+                """)
+        }
+        if shape.observation == .slot {
+            accessors += reportingThroughSlot(names: names, change: change, shape: shape)
+            return accessors
+        }
         // In a class reporting to Observation, a read is reported to it first, and its willSet/didSet
         // bracket the whole set, our notifications inside (see `ObservationBridge`). Each is a prefix
         // of the statement after it, laid out for the accessor's body, so that it adds no blank line
@@ -211,7 +232,7 @@ struct AccessorShape: Hashable {
         case .registrar:
             reportsAccess = "\(registrar).access(self, \(keyPath))" + line
             withMutation = "\(registrar).withMutation(of: self, \(keyPath))"
-        case .classMembers:
+        case .classMembers, .slot:
             reportsAccess = "access(\(keyPath))" + line
             withMutation = "withMutation(\(keyPath))"
         }
@@ -219,18 +240,6 @@ struct AccessorShape: Hashable {
             shape.observation != .none
             ? "\(registrar).willSet(self, \(keyPath))\(line)defer {\(line)\(indentation)\(registrar).didSet(self, \(keyPath))\(line)}\(line)"
             : ""
-        // An override has no storage of its own: it wraps the superclass's property.
-        let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
-        var accessors: [AccessorDeclSyntax] = []
-        if shape.hasInitAccessor {
-            accessors.append(
-                """
-                @storageRestrictions(initializes: \(names.storage))
-                init(initialValue) {
-                    \(names.storage) = initialValue
-                }
-                """)
-        }
         accessors.append(
             """
             get {
@@ -316,6 +325,52 @@ struct AccessorShape: Hashable {
     }
 }
 
+extension AccessorShape {
+    /// The accessors of a property `@KeyValueObservable` marks in a class declaring `Observable` whose
+    /// `access(keyPath:)` and `withMutation(keyPath:_:)` are the macro's: each passes the registrar to
+    /// the slot, which makes Observation's calls around ours with the key path it is given, so the
+    /// accessors are those of a class that does not report, with one argument more.
+    fileprivate static func reportingThroughSlot(
+        names: ObservedMacro.Names, change: TokenSyntax, shape: AccessorShape
+    ) -> [AccessorDeclSyntax] {
+        let slot = names.slot
+        let storage = names.storage
+        let registrar = names.registrar
+        let storedStrongly = shape.storesReference ? " storedStrongly: false," : ""
+        let didMutate: TokenSyntax = shape.detectsCollectionsAtRunTime ? "didMutateGeneric" : "didMutate"
+        return [
+            """
+            get {
+                \(slot).access(self,\(raw: storedStrongly) reportingTo: \(registrar)) {
+                    (\\.\(names.property), chained: \\.?.\(names.property))
+                }
+                return \(storage)
+            }
+            """,
+            """
+            set {
+                let \(change) = \(slot).willSet(self, \(storage), reportingTo: \(registrar)) {
+                    \\.\(names.property)
+                }
+                \(storage) = newValue
+                \(slot).didSet(self, \(change), \(storage), reportingTo: \(registrar))
+            }
+            """,
+            """
+            _modify {
+                let \(change) = \(slot).willModify(self, \(storage), reportingTo: \(registrar)) {
+                    \\.\(names.property)
+                }
+                defer {
+                    \(slot).\(didMutate)(self, \(change), \(storage), reportingTo: \(registrar))
+                }
+                yield &\(storage)
+            }
+            """,
+        ]
+    }
+}
+
 /// How a property's accessors report to Observation (see `ObservationBridge`).
 enum ObservationCalls: Hashable {
     /// Not at all.
@@ -325,12 +380,24 @@ enum ObservationCalls: Hashable {
     /// Through the class's `access(keyPath:)` and `withMutation(keyPath:_:)`, as `@Observable`'s
     /// accessors do; `_modify` calls the registrar's `willSet` and `didSet`, as its does.
     case classMembers
+    /// Through the slot, given the registrar: for a property `@KeyValueObservable` marks in a class
+    /// declaring `Observable` whose `access(keyPath:)` and `withMutation(keyPath:_:)` the macro
+    /// writes, so that they do nothing but call the registrar. (`@KeyValueObservable` says when the
+    /// class writes its own, which only it sees: the accessor role is given the class without its
+    /// members.)
+    case slot
 
-    init(in container: ClassDeclSyntax?) {
+    init(in container: ClassDeclSyntax?, options: ObservedOptions, isOverride: Bool, isMarkedByClass: Bool) {
         if ObservationBridge.reporting(in: container) == .none {
             self = .none
+        } else if !ObservationBridge.callsClassMembers(in: container) {
+            self = .registrar
+        } else if isMarkedByClass, !options.callsClassMembers, options.notifiesAutomatically,
+            !options.skipsEqualValues, !isOverride
+        {
+            self = .slot
         } else {
-            self = ObservationBridge.callsClassMembers(in: container) ? .classMembers : .registrar
+            self = .classMembers
         }
     }
 }

@@ -11,6 +11,10 @@ struct ObservedOptions {
     var skipsEqualValues = false
     /// `false`: sets never notify; the owner calls `willChangeValue(for:)`/`didChangeValue(for:)`.
     var notifiesAutomatically = true
+    /// `@_ObservedMember(callsClassMembers: true)`, which `@KeyValueObservable` writes when the class
+    /// declares its own `access(keyPath:)` or `withMutation(keyPath:_:)`: the accessors call them
+    /// rather than leaving Observation's calls to the slot (see `ObservationCalls`).
+    var callsClassMembers = false
 
     /// The options and what is wrong with them, anchored on the offending argument.
     static func parse(_ attribute: AttributeSyntax) -> (ObservedOptions, [Diagnostic]) {
@@ -29,6 +33,7 @@ struct ObservedOptions {
             switch label {
             case "skipsEqualValues": options.skipsEqualValues = value
             case "notifiesAutomatically": options.notifiesAutomatically = value
+            case "callsClassMembers": options.callsClassMembers = value
             default: break
             }
         }

@@ -25,10 +25,14 @@ private final class Prefs: KeyValueObservable, Observable {
     }
 }
 
+// Its accessors leave Observation's calls to the slot (`ObservationCalls.slot`): `access(keyPath:)`
+// and `withMutation(keyPath:_:)` are the macro's.
 @KeyValueObservable
 private final class Panel: Observable {
     var brightness = 5
     var room: Room?
+    var tags: [String] = []
+    weak var owner: Room?
     @Unobserved var cache = 0
 }
 
@@ -65,6 +69,68 @@ struct ObservationBridgeTests {
         track(log, "brightness") { _ = panel.brightness }
         panel.brightness = 6
         #expect(log.all == ["brightness"])
+    }
+
+    @Test("with the class attribute, KVO-style observers keep old/new, .prior and order inside Observation's willSet")
+    func classAttributeOrderWithKVO() {
+        let panel = Panel()
+        let log = Recorder<String>()
+        track(log, "unobserved set") { _ = panel.brightness }
+        panel.brightness = 6
+        #expect(panel.brightness == 6)
+        let token = panel.observe(\.brightness, options: [.old, .new, .prior]) { _, change in
+            log.append(change.isPrior ? "prior \(change.oldValue!)" : "did \(change.oldValue!)->\(change.newValue!)")
+        }
+        track(log, "observed set") { _ = panel.brightness }
+        panel.brightness = 7
+        panel.brightness += 1  // in place, through _modify
+        track(log, "in place") { _ = panel.brightness }
+        panel.brightness += 1
+        #expect(
+            log.all == [
+                "unobserved set", "observed set", "prior 6", "did 6->7", "prior 7", "did 7->8", "in place", "prior 8",
+                "did 8->9",
+            ])
+        #expect(panel.brightness == 9)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("with the class attribute, an array mutated in place reports to Observation and keeps its change kind")
+    func classAttributeInPlace() {
+        let panel = Panel()
+        let log = Recorder<String>()
+        track(log, "unobserved append") { _ = panel.tags }
+        panel.tags.append("a")
+        let token = panel.observe(\.tags, options: [.new]) { _, change in
+            let ranges = change.indexes?.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? []
+            log.append("\(change.kind) \(ranges.joined(separator: ",")) \(change.newValue!)")
+        }
+        track(log, "observed append") { _ = panel.tags.count }
+        panel.tags.append("b")
+        panel.tags.remove(at: 0)
+        #expect(
+            log.all == [
+                "unobserved append", "observed append", "insertion 1..<2 [\"a\", \"b\"]", "removal 0..<1 [\"b\"]",
+            ])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("with the class attribute, a weak property is tracked, set and read as itself")
+    func classAttributeWeak() {
+        let panel = Panel()
+        let log = Recorder<String>()
+        var room: Room? = Room()
+        track(log, "owner") { _ = panel.owner }
+        panel.owner = room
+        #expect(log.all == ["owner"])
+        #expect(panel.owner === room)
+        var owners: [String?] = []
+        let token = panel.observe(\.owner?.name, options: [.new]) { _, change in owners.append(change.newValue!) }
+        room?.name = "hall"
+        room = nil
+        #expect(panel.owner == nil)
+        #expect(owners == ["hall"])
+        withExtendedLifetime(token) {}
     }
 
     @Test("nested reads through several objects are tracked, at every level")
@@ -157,5 +223,22 @@ struct ObservationBridgeTests {
         #expect(await nameIterator.next() == "den")
         prefs.room?.name = "hall"
         #expect(await nameIterator.next() == "hall")
+    }
+
+    @Test("with the class attribute, the Observations sequence sees each set, observed or not", .timeLimit(.minutes(1)))
+    @MainActor
+    func classAttributeObservationsSequence() async {
+        let panel = Panel()
+        let values = Observations { "\(panel.brightness) \(panel.tags)" }
+        var iterator = values.makeAsyncIterator()
+        #expect(await iterator.next() == "5 []")
+        panel.brightness = 6
+        #expect(await iterator.next() == "6 []")
+        let token = panel.observe(\.brightness) { _, _ in }
+        panel.brightness = 7
+        #expect(await iterator.next() == "7 []")
+        panel.tags.append("a")
+        #expect(await iterator.next() == "7 [\"a\"]")
+        withExtendedLifetime(token) {}
     }
 }

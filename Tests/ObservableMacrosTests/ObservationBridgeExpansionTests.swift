@@ -141,6 +141,104 @@ struct ObservationBridgeExpansionTests {
         )
     }
 
+    @Test(
+        "with the class attribute and the macro's access(keyPath:) and withMutation(keyPath:_:), the slot is given the registrar"
+    )
+    func slotGivenRegistrar() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Prefs: Observable {
+                var volume = 3
+                weak var owner: Prefs?
+            }
+            """,
+            expandedSource: #"""
+                final class Prefs: Observable {
+                    var volume {
+                        @storageRestrictions(initializes: _volume)
+                        init(initialValue) {
+                            _volume = initialValue
+                        }
+                        get {
+                            _$volume.access(self, reportingTo: _$observationRegistrar) {
+                                (\.volume, chained: \.?.volume)
+                            }
+                            return _volume
+                        }
+                        set {
+                            let __macro_local_6changefMu_ = _$volume.willSet(self, _volume, reportingTo: _$observationRegistrar) {
+                                \.volume
+                            }
+                            _volume = newValue
+                            _$volume.didSet(self, __macro_local_6changefMu_, _volume, reportingTo: _$observationRegistrar)
+                        }
+                        _modify {
+                            let __macro_local_6changefMu_ = _$volume.willModify(self, _volume, reportingTo: _$observationRegistrar) {
+                                \.volume
+                            }
+                            defer {
+                                _$volume.didMutate(self, __macro_local_6changefMu_, _volume, reportingTo: _$observationRegistrar)
+                            }
+                            yield &_volume
+                        }
+                    }
+                    weak var owner: Prefs? {
+                        @storageRestrictions(initializes: _owner)
+                        init(initialValue) {
+                            _owner = initialValue
+                        }
+                        get {
+                            _$owner.access(self, storedStrongly: false, reportingTo: _$observationRegistrar) {
+                                (\.owner, chained: \.?.owner)
+                            }
+                            return _owner
+                        }
+                        set {
+                            let __macro_local_6changefMu0_ = _$owner.willSet(self, _owner, reportingTo: _$observationRegistrar) {
+                                \.owner
+                            }
+                            _owner = newValue
+                            _$owner.didSet(self, __macro_local_6changefMu0_, _owner, reportingTo: _$observationRegistrar)
+                        }
+                        _modify {
+                            let __macro_local_6changefMu0_ = _$owner.willModify(self, _owner, reportingTo: _$observationRegistrar) {
+                                \.owner
+                            }
+                            defer {
+                                _$owner.didMutate(self, __macro_local_6changefMu0_, _owner, reportingTo: _$observationRegistrar)
+                            }
+                            yield &_owner
+                        }
+                    }
+
+                    private var _volume = 3
+
+                    private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    private weak var _owner: Prefs?
+
+                    private let _$owner: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<__macro_local_6MemberfMu_>(keyPath: KeyPath<Prefs, __macro_local_6MemberfMu_>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<__macro_local_6MemberfMu0_, __macro_local_14MutationResultfMu_>(
+                        keyPath: KeyPath<Prefs, __macro_local_6MemberfMu0_>, _ mutation: () throws -> __macro_local_14MutationResultfMu_
+                    ) rethrows -> __macro_local_14MutationResultfMu_ {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+
+                extension Prefs: ObservableCore.KeyValueObservable {
+                }
+                """#
+        )
+    }
+
     @Test("a class writing access(keyPath:) or withMutation(keyPath:_:) itself keeps it, and the accessors call it")
     func ownAccessAndMutation() {
         assertObservedExpansion(
@@ -148,6 +246,7 @@ struct ObservationBridgeExpansionTests {
             @KeyValueObservable
             final class Prefs: Observable {
                 @Unobserved var calls = 0
+                var volume = 3
                 func access<Member>(keyPath: KeyPath<Prefs, Member>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
                 }
@@ -156,9 +255,63 @@ struct ObservationBridgeExpansionTests {
             expandedSource: #"""
                 final class Prefs: Observable {
                     var calls = 0
+                    var volume {
+                        @storageRestrictions(initializes: _volume)
+                        init(initialValue) {
+                            _volume = initialValue
+                        }
+                        get {
+                            access(keyPath: \.volume)
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$volume.access(self) {
+                                    (\.volume, chained: \.?.volume)
+                                }
+                            }
+                            return _volume
+                        }
+                        set {
+                            guard _$volume.isObserved else {
+                                withMutation(keyPath: \.volume) {
+                                    _volume = newValue
+                                }
+                                return
+                            }
+                            _$observationRegistrar.willSet(self, keyPath: \.volume)
+                            defer {
+                                _$observationRegistrar.didSet(self, keyPath: \.volume)
+                            }
+                            let __macro_local_6changefMu_ = _$volume.willSet(self, _volume) {
+                                \.volume
+                            }
+                            _volume = newValue
+                            _$volume.didSet(self, __macro_local_6changefMu_, _volume)
+                        }
+                        _modify {
+                            access(keyPath: \.volume)
+                            _$observationRegistrar.willSet(self, keyPath: \.volume)
+                            defer {
+                                _$observationRegistrar.didSet(self, keyPath: \.volume)
+                            }
+                            guard _$volume.isObserved else {
+                                yield &_volume
+                                return
+                            }
+                            let __macro_local_6changefMu_ = _$volume.willSet(self, _volume) {
+                                \.volume
+                            }
+                            defer {
+                                _$volume.didMutate(self, __macro_local_6changefMu_, _volume)
+                            }
+                            yield &_volume
+                        }
+                    }
                     func access<Member>(keyPath: KeyPath<Prefs, Member>) {
                         _$observationRegistrar.access(self, keyPath: keyPath)
                     }
+
+                    private var _volume = 3
+
+                    private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
                     private let _$observationRegistrar = Observation.ObservationRegistrar()
 
