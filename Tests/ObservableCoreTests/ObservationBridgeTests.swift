@@ -115,6 +115,23 @@ struct ObservationBridgeTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test("with the class attribute, an array appended in place is not copied, unless observed (the old value is kept)")
+    func classAttributeAppendsInPlace() {
+        let panel = Panel()
+        panel.tags.reserveCapacity(16)
+        panel.tags.append("a")
+        func buffer() -> UnsafePointer<String>? { panel.tags.withUnsafeBufferPointer { $0.baseAddress } }
+        let unobserved = buffer()
+        panel.tags.append("b")
+        #expect(buffer() == unobserved)
+        let token = panel.observe(\.tags) { _, _ in }
+        let observed = buffer()
+        panel.tags.append("c")
+        #expect(buffer() != observed)
+        #expect(panel.tags == ["a", "b", "c"])
+        withExtendedLifetime(token) {}
+    }
+
     @Test("with the class attribute, a weak property is tracked, set and read as itself")
     func classAttributeWeak() {
         let panel = Panel()

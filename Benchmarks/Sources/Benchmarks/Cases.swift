@@ -10,6 +10,8 @@ enum Name {
     static let didSet = "hand-written didSet + closure array"
     static let observed = "ObservableCore @Observed"
     static let bridged = "ObservableCore @Observed in a class declaring Observable"
+    static let bridgedClass = "ObservableCore @KeyValueObservable class declaring Observable"
+    static let bridgedOwnAccess = "ObservableCore @KeyValueObservable class writing its own access(keyPath:)"
     static let observation = "Observation @Observable"
     static let published = "OpenCombine @Published"
     static let branch = "hand-written: stored property + never-taken out-of-line call"
@@ -97,14 +99,24 @@ func accessBenchmarks() -> [Benchmark] {
 /// `@Observed` class that does not declare it, in the same run.
 func bridgeBenchmarks() -> [Benchmark] {
     let bridged = makeArray { BridgedModel() }
+    let bridgedClass = makeArray { BridgedClassModel() }
+    let bridgedOwnAccess = makeArray { BridgedOwnAccessModel() }
     let observed = makeArray { ObservedModel() }
     let observable = makeArray { ObservableModel() }
     let sink = Tally()
     let watched = BridgedModel()
+    let watchedClass = BridgedClassModel()
+    let watchedOwnAccess = BridgedOwnAccessModel()
     let watchedUnbridged = ObservedModel()
     let watchedObservable = ObservableModel()
     let tokens = [
         watched.observe(\.value, options: [.old, .new]) { _, change in
+            sink.count &+= change.oldValue! &+ change.newValue!
+        },
+        watchedClass.observe(\.value, options: [.old, .new]) { _, change in
+            sink.count &+= change.oldValue! &+ change.newValue!
+        },
+        watchedOwnAccess.observe(\.value, options: [.old, .new]) { _, change in
             sink.count &+= change.oldValue! &+ change.newValue!
         },
         watchedUnbridged.observe(\.value, options: [.old, .new]) { _, change in
@@ -112,6 +124,42 @@ func bridgeBenchmarks() -> [Benchmark] {
         },
     ]
     return [
+        Benchmark(group: "bridged: get", name: Name.bridgedClass) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= bridgedClass[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "bridged: get", name: Name.bridgedOwnAccess) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= bridgedOwnAccess[i & objectMask].value }
+            blackHole(sum)
+        },
+        Benchmark(group: "bridged: set, no observers", name: Name.bridgedClass) { n in
+            for i in 0..<n { bridgedClass[i & objectMask].value = i }
+            blackHole(bridgedClass)
+        },
+        Benchmark(group: "bridged: set, no observers", name: Name.bridgedOwnAccess) { n in
+            for i in 0..<n { bridgedOwnAccess[i & objectMask].value = i }
+            blackHole(bridgedOwnAccess)
+        },
+        Benchmark(group: "bridged: set, 1 observer", name: Name.bridgedClass + " (old+new)") { n in
+            for i in 0..<n { watchedClass.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(tokens) {}
+        },
+        Benchmark(group: "bridged: set, 1 observer", name: Name.bridgedOwnAccess + " (old+new)") { n in
+            for i in 0..<n { watchedOwnAccess.value = i }
+            blackHole(sink.count)
+            withExtendedLifetime(tokens) {}
+        },
+        Benchmark(group: "bridged: in place (+= 1), no observers", name: Name.bridgedClass) { n in
+            for i in 0..<n { bridgedClass[i & objectMask].value &+= 1 }
+            blackHole(bridgedClass)
+        },
+        Benchmark(group: "bridged: in place (+= 1), no observers", name: Name.bridgedOwnAccess) { n in
+            for i in 0..<n { bridgedOwnAccess[i & objectMask].value &+= 1 }
+            blackHole(bridgedOwnAccess)
+        },
         Benchmark(group: "bridged: get", name: Name.bridged) { n in
             var sum = 0
             for i in 0..<n { sum &+= bridged[i & objectMask].value }

@@ -35,6 +35,26 @@ let gateCases = [
     GateCase(
         id: "bridged set, no observers", group: "bridged: set, no observers", name: Name.bridged, iterations: 20_000),
     GateCase(id: "bridged set, 1 observer", group: "bridged: set, 1 observer", name: Name.bridged, iterations: 10_000),
+    GateCase(id: "bridged class get", group: "bridged: get", name: Name.bridgedClass, iterations: 20_000),
+    GateCase(
+        id: "bridged class set, no observers", group: "bridged: set, no observers", name: Name.bridgedClass,
+        iterations: 20_000),
+    GateCase(
+        id: "bridged class set, 1 observer", group: "bridged: set, 1 observer", name: Name.bridgedClass,
+        iterations: 10_000),
+    GateCase(
+        id: "bridged class in place, no observers", group: "bridged: in place (+= 1), no observers",
+        name: Name.bridgedClass, iterations: 20_000),
+    GateCase(id: "bridged own access get", group: "bridged: get", name: Name.bridgedOwnAccess, iterations: 20_000),
+    GateCase(
+        id: "bridged own access set, no observers", group: "bridged: set, no observers", name: Name.bridgedOwnAccess,
+        iterations: 20_000),
+    GateCase(
+        id: "bridged own access set, 1 observer", group: "bridged: set, 1 observer", name: Name.bridgedOwnAccess,
+        iterations: 10_000),
+    GateCase(
+        id: "bridged own access in place, no observers", group: "bridged: in place (+= 1), no observers",
+        name: Name.bridgedOwnAccess, iterations: 20_000),
     GateCase(id: "subclass get", group: "subclass: get", name: Name.observedSubclass, iterations: 20_000),
     GateCase(
         id: "subclass set, no observers", group: "subclass: set, no observers", name: Name.observedSubclass,

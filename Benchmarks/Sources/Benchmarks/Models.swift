@@ -45,6 +45,21 @@ final class BridgedModel: KeyValueObservable, Observable {
     @Observed var value = 0
 }
 
+/// The same with the class attribute: its accessors give the registrar to the slot.
+@KeyValueObservable final class BridgedClassModel: Observable {
+    var value = 0
+}
+
+/// The same writing its own `access(keyPath:)`: its accessors make Observation's calls beside ours,
+/// as every bridged accessor did before the slot was given the registrar.
+@KeyValueObservable final class BridgedOwnAccessModel: Observable {
+    var value = 0
+
+    nonisolated func access<Member>(keyPath: KeyPath<BridgedOwnAccessModel, Member>) {
+        _$observationRegistrar.access(self, keyPath: keyPath)
+    }
+}
+
 /// Apple's Observation.
 @Observable final class ObservableModel {
     var value = 0

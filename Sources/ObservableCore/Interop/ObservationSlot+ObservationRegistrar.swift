@@ -33,7 +33,8 @@ extension ObservationSlot {
         if Self.isTracking { access(object, storedStrongly: storedStrongly, keyPaths) }
     }
 
-    /// Before a set: Observation's `willSet`, then ours.
+    /// Before a set: Observation's `willSet`, then ours (whether anyone observes is read between
+    /// the two, as in `_modify`).
     @inlinable @inline(__always)
     public func willSet<Object: Observable & AnyObject, Value>(
         _ object: Object, _ oldValue: Value, reportingTo registrar: ObservationRegistrar,
