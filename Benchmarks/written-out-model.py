@@ -14,7 +14,7 @@ import sys
 kind, classes, properties = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 
 ours_get = """        get {
-%(access)s            if ObservableCore.ObservationSlot.isTracking {
+            if ObservableCore.ObservationSlot.isTracking {
                 _$P.access(self) {
                     (\\.P, chained: \\.?.P)
                 }
@@ -22,25 +22,40 @@ ours_get = """        get {
             return _P
         }"""
 ours_set = """        set {
-            guard _$P.isObserved else {
-%(unobserved)s                return
-            }
-%(bracket)s            let change = _$P.willSet(self, _P) {
+            let change = _$P.willSetIfObserved(self, _P) {
                 \\.P
             }
             _P = newValue
             _$P.didSet(self, change, _P)
         }"""
 ours_modify = """        _modify {
-%(access)s%(bracket)s            guard _$P.isObserved else {
-                yield &_P
-                return
-            }
-            let change = _$P.willSet(self, _P) {
+            let change = _$P.willSetIfObserved(self, _P) {
                 \\.P
             }
             defer {
                 _$P.didMutate(self, change, _P)
+            }
+            yield &_P
+        }"""
+reporting_accessors = """        get {
+            _$P.access(self, reportingTo: _$observationRegistrar) {
+                (\\.P, chained: \\.?.P)
+            }
+            return _P
+        }
+        set {
+            let change = _$P.willSet(self, _P, reportingTo: _$observationRegistrar) {
+                \\.P
+            }
+            _P = newValue
+            _$P.didSet(self, change, _P, reportingTo: _$observationRegistrar)
+        }
+        _modify {
+            let change = _$P.willModify(self, _P, reportingTo: _$observationRegistrar) {
+                \\.P
+            }
+            defer {
+                _$P.didMutate(self, change, _P, reportingTo: _$observationRegistrar)
             }
             yield &_P
         }"""
@@ -70,17 +85,9 @@ init_accessor = """        @storageRestrictions(initializes: _P)
             _P = initialValue
         }"""
 if kind == "annotated":
-    accessors = "\n".join([ours_get % {"access": ""},
-                           ours_set % {"unobserved": "                _P = newValue\n", "bracket": ""},
-                           ours_modify % {"access": "", "bracket": ""}])
+    accessors = "\n".join([ours_get, ours_set, ours_modify])
 elif kind == "annotated-observable":
-    bracket = ("            _$observationRegistrar.willSet(self, keyPath: \\.P)\n            defer {\n"
-               "                _$observationRegistrar.didSet(self, keyPath: \\.P)\n            }\n")
-    access = "            access(keyPath: \\.P)\n"
-    accessors = "\n".join([ours_get % {"access": access},
-                           ours_set % {"unobserved": "                withMutation(keyPath: \\.P) {\n"
-                                       "                    _P = newValue\n                }\n", "bracket": bracket},
-                           ours_modify % {"access": access, "bracket": bracket}])
+    accessors = reporting_accessors
 elif kind == "observable":
     accessors = observable_accessors
 else:

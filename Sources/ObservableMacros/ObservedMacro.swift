@@ -304,6 +304,24 @@ struct AccessorShape: Hashable {
         // late for a `.prior` notification): Swift then mutates through `get` and `set`.
         if !isOverride, !shape.skipsEqualValues {
             let didMutate: TokenSyntax = shape.detectsCollectionsAtRunTime ? "didMutateGeneric" : "didMutate"
+            // A plain stored value in a class that does not report: the test of `isObserved` is inside
+            // `willSetIfObserved`, so that the coroutine has one `yield` (see there). Not where reading
+            // the old value first could cost or trap: a `weak` or `unowned` reference.
+            if shape.observation == .none, !shape.storesReference {
+                accessors.append(
+                    """
+                    _modify {
+                        let \(change) = \(slot).willSetIfObserved(self, \(value)) {
+                            \\.\(names.property)
+                        }
+                        defer {
+                            \(slot).\(didMutate)(self, \(change), \(value))
+                        }
+                        yield &\(value)
+                    }
+                    """)
+                return accessors
+            }
             accessors.append(
                 """
                 _modify {

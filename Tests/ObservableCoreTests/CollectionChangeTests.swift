@@ -232,4 +232,29 @@ struct CollectionChangeTests {
         #expect(values == [["a"]])
         withExtendedLifetime(token) {}
     }
+
+    @Test("an array appended in place is not copied, unless observed (the old value is kept); a generic one too")
+    func appendsInPlace() {
+        let playlist = Playlist()
+        let generic = GenericHolder<[String]>([])
+        playlist.songs.reserveCapacity(16)
+        generic.items.reserveCapacity(16)
+        func buffers() -> [UnsafePointer<String>?] {
+            [
+                playlist.songs.withUnsafeBufferPointer { $0.baseAddress },
+                generic.items.withUnsafeBufferPointer { $0.baseAddress },
+            ]
+        }
+        let unobserved = buffers()
+        playlist.songs.append("a")
+        generic.items.append("a")
+        #expect(buffers() == unobserved)
+        let tokens = [playlist.observe(\.songs) { _, _ in }, generic.observe(\.items) { _, _ in }]
+        let observed = buffers()
+        playlist.songs.append("b")
+        generic.items.append("b")
+        #expect(zip(buffers(), observed).allSatisfy { $0 != $1 })
+        #expect(playlist.songs == ["a", "b"] && generic.items == ["a", "b"])
+        withExtendedLifetime(tokens) {}
+    }
 }

@@ -131,22 +131,35 @@ func observedAccessors(
                     _$\(name).didSet(self, \(change), _\(name))
                 }
         """)
+    // A value's `_modify` has one `yield`: `willSetIfObserved` tests `isObserved` itself.
     accessors.append(
-        """
-                _modify {
-                    guard _$\(name).isObserved else {
+        storesReference
+            ? """
+                    _modify {
+                        guard _$\(name).isObserved else {
+                            yield &_\(name)
+                            return
+                        }
+                        let \(change) = _$\(name).willSet(self, _\(name)) {
+                            \\.\(name)
+                        }
+                        defer {
+                            _$\(name).\(didMutate)(self, \(change), _\(name))
+                        }
                         yield &_\(name)
-                        return
                     }
-                    let \(change) = _$\(name).willSet(self, _\(name)) {
-                        \\.\(name)
+            """
+            : """
+                    _modify {
+                        let \(change) = _$\(name).willSetIfObserved(self, _\(name)) {
+                            \\.\(name)
+                        }
+                        defer {
+                            _$\(name).\(didMutate)(self, \(change), _\(name))
+                        }
+                        yield &_\(name)
                     }
-                    defer {
-                        _$\(name).\(didMutate)(self, \(change), _\(name))
-                    }
-                    yield &_\(name)
-                }
-        """)
+            """)
     return accessors.joined(separator: appendedToObservers ? "\n\n" : "\n")
 }
 

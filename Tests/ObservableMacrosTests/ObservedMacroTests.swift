@@ -272,11 +272,7 @@ struct ObservedExpansionTests {
                             _$default.didSet(self, __macro_local_6changefMu_, _default)
                         }
                         _modify {
-                            guard _$default.isObserved else {
-                                yield &_default
-                                return
-                            }
-                            let __macro_local_6changefMu_ = _$default.willSet(self, _default) {
+                            let __macro_local_6changefMu_ = _$default.willSetIfObserved(self, _default) {
                                 \\.`default`
                             }
                             defer {

@@ -93,6 +93,52 @@ func accessBenchmarks() -> [Benchmark] {
     ]
 }
 
+// MARK: - in-place mutation and values that are not bitwise-copyable, without observers
+
+/// On models of their own: once a property's `_modify` is used anywhere in the module, its get and
+/// set cost more (BENCHMARKS.md), and `accessBenchmarks` measures them where it is not.
+func mutationBenchmarks() -> [Benchmark] {
+    let plain = makeArray { PlainCounter() }
+    let observed = makeArray { ObservedCounter() }
+    let observable = makeArray { ObservableCounter() }
+    let plainLists = makeArray { PlainListModel() }
+    let observedLists = makeArray { ObservedListModel() }
+    let named = makeArray { NamedModel() }
+    let strings = ["a string longer than fifteen bytes", "another string longer than fifteen bytes"]
+    return [
+        Benchmark(group: "in place (+= 1), no observers", name: Name.plain) { n in
+            for i in 0..<n { plain[i & objectMask].value &+= 1 }
+            blackHole(plain)
+        },
+        Benchmark(group: "in place (+= 1), no observers", name: Name.observed) { n in
+            for i in 0..<n { observed[i & objectMask].value &+= 1 }
+            blackHole(observed)
+        },
+        Benchmark(group: "in place (+= 1), no observers", name: Name.observation) { n in
+            for i in 0..<n { observable[i & objectMask].value &+= 1 }
+            blackHole(observable)
+        },
+        Benchmark(group: "append and removeLast, no observers", name: Name.plain) { n in
+            for i in 0..<n {
+                plainLists[i & objectMask].items.append(i)
+                plainLists[i & objectMask].items.removeLast()
+            }
+            blackHole(plainLists)
+        },
+        Benchmark(group: "append and removeLast, no observers", name: Name.observed) { n in
+            for i in 0..<n {
+                observedLists[i & objectMask].items.append(i)
+                observedLists[i & objectMask].items.removeLast()
+            }
+            blackHole(observedLists)
+        },
+        Benchmark(group: "set a String, no observers", name: Name.observed) { n in
+            for i in 0..<n { named[i & objectMask].name = strings[i & 1] }
+            blackHole(named)
+        },
+    ]
+}
+
 // MARK: - reporting to Observation
 
 /// A class declaring `Observable` beside `KeyValueObservable`, against `@Observable` and against an

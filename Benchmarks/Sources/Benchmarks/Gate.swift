@@ -18,6 +18,14 @@ let gateCases = [
     GateCase(id: "get", group: "get", name: Name.observed, iterations: 20_000),
     GateCase(id: "set, no observers", group: "set, no observers", name: Name.observed, iterations: 20_000),
     GateCase(id: "set, 1 observer", group: "set, 1 observer", name: Name.observed, iterations: 10_000),
+    GateCase(
+        id: "in place, no observers", group: "in place (+= 1), no observers", name: Name.observed, iterations: 20_000),
+    GateCase(
+        id: "append and removeLast, no observers", group: "append and removeLast, no observers",
+        name: Name.observed, iterations: 10_000),
+    GateCase(
+        id: "set a String, no observers", group: "set a String, no observers", name: Name.observed,
+        iterations: 20_000),
     GateCase(id: "set, 10 observers", group: "set, 10 observers", name: Name.observed, iterations: 5_000),
     GateCase(
         id: "nested leaf change", group: "nested path: leaf change", name: Name.observed + " \\.child?.leaf",

@@ -31,6 +31,32 @@ final class ObservedModel: KeyValueObservable {
     @Observed var child: ObservedChild?
 }
 
+/// The models mutated in place (`+= 1`), apart from those the get and set rows use.
+final class PlainCounter {
+    var value = 0
+}
+
+final class ObservedCounter: KeyValueObservable {
+    @Observed var value = 0
+}
+
+@Observable final class ObservableCounter {
+    var value = 0
+}
+
+/// An array mutated in place, with room reserved: a copy would show as an allocation.
+final class ObservedListModel: KeyValueObservable {
+    @Observed var items: [Int] = []
+
+    init() { items.reserveCapacity(4) }
+}
+
+final class PlainListModel {
+    var items: [Int] = []
+
+    init() { items.reserveCapacity(4) }
+}
+
 /// A property whose values are not bitwise-copyable, for the string key path's rows.
 final class NamedModel: KeyValueObservable {
     @Observed var name = ""

@@ -29,6 +29,7 @@ print("note: a debug build; timings are meaningless (use `swift run -c release`)
 
 let benchmarks =
     accessBenchmarks()
+    + mutationBenchmarks()
     + [1, 10, 1000].flatMap(setWithObserversBenchmarks)
     + nestedPathBenchmarks()
     + observeCancelBenchmarks()

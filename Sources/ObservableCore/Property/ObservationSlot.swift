@@ -14,6 +14,11 @@ import Synchronization
 ///     _name = newValue
 ///     _$name.didSet(self, change, _name)
 /// }
+/// _modify {
+///     let change = _$name.willSetIfObserved(self, _name) { \.name }
+///     defer { _$name.didMutate(self, change, _name) }
+///     yield &_name
+/// }
 /// ```
 ///
 /// One pointer per instance and property: the property's `ListSlot` (`nil` until the property is
@@ -153,6 +158,18 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         return PendingChange(snapshot: snapshot, oldValue: oldValue)
     }
 
+    /// `willSet` for a `_modify` that does not test `isObserved` itself (that of a class that does not
+    /// report to Observation): the test, inlined, then `willSet`. One `yield` rather than one on each
+    /// side of a `guard`: Swift then inlines the coroutine where it is used instead of allocating its
+    /// frame, and the compiler has less to check.
+    @inlinable @inline(__always)
+    public func willSetIfObserved<Object: AnyObject, Value>(
+        _ object: Object, _ oldValue: Value, _ keyPath: () -> KeyPath<Object, Value>
+    ) -> PendingChange<Value>? {
+        guard isObserved else { return nil }
+        return willSet(object, oldValue, keyPath)
+    }
+
     /// After the store: delivers the notification to the observers snapshotted by `willSet`.
     @inlinable
     public func didSet<Object: AnyObject, Value>(_ object: Object, _ change: PendingChange<Value>?, _ newValue: Value) {
@@ -161,43 +178,48 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     }
 
     /// After an in-place mutation (`_modify`): for most values the same as `didSet`. The overloads
-    /// below, chosen at compile time for collections, also say what the mutation did.
-    @inlinable
+    /// below, chosen at compile time for collections, also say what the mutation did. Each is inlined
+    /// whole (a test of `nil`, then a call), so that an unobserved `_modify` makes no call.
+    @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, Value>(
         _ object: Object, _ change: PendingChange<Value>?, _ newValue: Value
     ) {
+        guard change != nil else { return }
         didSet(object, change, newValue)
     }
 
     /// After an in-place mutation of a collection of `Equatable` elements: an insertion, removal or
     /// replacement with its indexes, found by comparing the old and new values (only when observed).
-    @inlinable
+    @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: Object, _ change: PendingChange<C>?, _ newValue: C
     ) where C.Element: Equatable {
+        guard let change else { return }
         didMutate(object, change, newValue, same: ==)
     }
 
     /// After an in-place mutation of a collection of class references, compared by identity.
-    @inlinable
+    @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: Object, _ change: PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject {
+        guard let change else { return }
         didMutate(object, change, newValue, same: ===)
     }
 
     /// Both of the above apply to `Equatable` classes: their `==` decides.
-    @inlinable
+    @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: Object, _ change: PendingChange<C>?, _ newValue: C
     ) where C.Element: AnyObject, C.Element: Equatable {
+        guard let change else { return }
         didMutate(object, change, newValue, same: ==)
     }
 
     /// After an in-place mutation of a property whose type the macro saw as a generic parameter (or
     /// built from one): the overloads above are chosen at compile time, where such a type matches
     /// none of them, so the collection kinds are found at run time instead (only when observed).
-    @inlinable
+    @inlinable @inline(__always)
     public func didMutateGeneric<Object: AnyObject, Value>(
         _ object: Object, _ change: PendingChange<Value>?, _ newValue: Value
     ) {
@@ -207,12 +229,12 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation.detected(from: change.oldValue, to: newValue))
     }
 
-    /// The collection overloads' common body: compares old and new with `same`, only when observed.
+    /// The collection overloads' common body, once they know someone observes: compares old and new
+    /// with `same`.
     @inlinable
     func didMutate<Object: AnyObject, C: RandomAccessCollection>(
-        _ object: Object, _ change: PendingChange<C>?, _ newValue: C, same: (C.Element, C.Element) -> Bool
+        _ object: Object, _ change: PendingChange<C>, _ newValue: C, same: (C.Element, C.Element) -> Bool
     ) {
-        guard let change else { return }
         change.snapshot.deliverDidChange(
             object, oldValue: change.oldValue, newValue: newValue,
             CollectionMutation(from: change.oldValue, to: newValue, same: same))
