@@ -54,10 +54,16 @@ public macro Observed(skipsEqualValues: Bool = false, notifiesAutomatically: Boo
     #externalMacro(module: "ObservableMacros", type: "ObservedMacro")
 
 /// What `@KeyValueObservable` marks a property of its class with: `@Observed`'s accessors, whose
-/// storage and slot the class attribute declares among its members; `callsClassMembers` when the class
-/// declares `Observable` and writes its own `access(keyPath:)` or `withMutation(keyPath:_:)`. Written by
-/// that macro; write `@Observed` instead.
+/// storage and slot the class attribute declares among its members. Written by that macro; write
+/// `@Observed` instead.
 @_documentation(visibility: private)
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
-public macro _ObservedMember(callsClassMembers: Bool = false) =
+public macro _ObservedMember() = #externalMacro(module: "ObservableMacros", type: "ObservedMacro")
+
+/// The same in a class declaring `Observable` that writes its own `access(keyPath:)` or
+/// `withMutation(keyPath:_:)` (`callsClassMembers: true`): the accessors call them. Written by
+/// `@KeyValueObservable`; write `@Observed` instead.
+@_documentation(visibility: private)
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+public macro _ObservedMember(callsClassMembers: Bool) =
     #externalMacro(module: "ObservableMacros", type: "ObservedMacro")
