@@ -16,7 +16,7 @@ package struct ObservableMacrosPlugin: CompilerPlugin {
     /// it what it needs; elsewhere on swift-syntax's own connection.
     static func main() throws {
         #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-        let connection = try PluginConnection.standardIO()
+        let connection = try PluginConnection.standardIO(shortcut: ExpansionShortcut(macros: Self().providingMacros))
         #else
         let connection = try StandardIOMessageConnection()
         #endif

@@ -30,17 +30,20 @@ package struct PluginConnection: MessageConnection {
     private let input: CInt
     private let outputDescriptor: CInt
     private let output: StandardIOMessageConnection
+    /// Answers the requests it takes on as they arrive, so that only the others are decoded.
+    private let shortcut: ExpansionShortcut?
 
-    package init(input: CInt, output: CInt) {
+    package init(input: CInt, output: CInt, shortcut: ExpansionShortcut? = nil) {
         self.input = input
         outputDescriptor = output
         self.output = StandardIOMessageConnection(inputFileDescriptor: input, outputFileDescriptor: output)
+        self.shortcut = shortcut
     }
 
     /// Messages on copies of stdin and stdout, as swift-syntax sets them up: stdin closed so that a
     /// stray read fails instead of waiting, stdout sent to stderr so that a print cannot corrupt a
     /// message.
-    static func standardIO() throws -> PluginConnection {
+    static func standardIO(shortcut: ExpansionShortcut?) throws -> PluginConnection {
         let input = dup(STDIN_FILENO)
         guard input >= 0 else { throw PluginConnectionError.system("dup(stdin)", errno) }
         guard close(STDIN_FILENO) == 0 else { throw PluginConnectionError.system("close(stdin)", errno) }
@@ -49,7 +52,7 @@ package struct PluginConnection: MessageConnection {
         guard dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
             throw PluginConnectionError.system("dup2(stderr, stdout)", errno)
         }
-        return PluginConnection(input: input, output: output)
+        return PluginConnection(input: input, output: output, shortcut: shortcut)
     }
 
     package func sendMessage<TX: Encodable>(_ message: TX) throws {
@@ -129,17 +132,25 @@ package struct PluginConnection: MessageConnection {
         }
     }
 
+    /// The next message the shortcut leaves to swift-syntax's handler, decoded; those it answers are
+    /// answered here, in the order they came.
     package func waitForNextMessage<RX: Decodable>(_ type: RX.Type) throws -> RX? {
-        var header: UInt64 = 0
-        guard try withUnsafeMutableBytes(of: &header, fill) else { return nil }
-        let count = Int(UInt64(littleEndian: header))
-        // An empty message is the host's signal to stop, as in swift-syntax's connection.
-        if count == 0 { return nil }
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
-        defer { buffer.deallocate() }
-        guard try fill(UnsafeMutableRawBufferPointer(buffer)) else { throw PluginConnectionError.endOfInput }
-        let kept = Self.cutBuildConfiguration(buffer)
-        return try JSON.decode(type, from: UnsafeBufferPointer(rebasing: buffer[..<kept]))
+        while true {
+            var header: UInt64 = 0
+            guard try withUnsafeMutableBytes(of: &header, fill) else { return nil }
+            let count = Int(UInt64(littleEndian: header))
+            // An empty message is the host's signal to stop, as in swift-syntax's connection.
+            if count == 0 { return nil }
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+            defer { buffer.deallocate() }
+            guard try fill(UnsafeMutableRawBufferPointer(buffer)) else { throw PluginConnectionError.endOfInput }
+            let message = UnsafeBufferPointer(rebasing: buffer[..<Self.cutBuildConfiguration(buffer)])
+            if let source = shortcut?.expandedSource(for: message) {
+                try send(Self.expansionResult(source))
+                continue
+            }
+            return try JSON.decode(type, from: message)
+        }
     }
 
     /// Fills `buffer` from the input; false if the input ended before its first byte.

@@ -300,13 +300,14 @@ extension VariableDeclSyntax {
     /// expansion.
     func observedStorage(named storage: String, property: String) -> [DeclSyntax] {
         let binding = observedBinding!
-        let kept = modifiers.filter { modifier in
+        // Arrays, not filtered syntax collections: filtering a collection builds a new node.
+        let kept = Array(modifiers).filter { modifier in
             switch modifier.name.tokenKind {
             case .keyword(.weak), .keyword(.unowned), .keyword(.nonisolated): true
             default: false
             }
         }
-        let availability = attributes.filter {
+        let availability = Array(attributes).filter {
             if case .attribute(let attribute) = $0 { return attribute.attributeName.textWithoutTrivia == "available" }
             return false
         }
@@ -327,7 +328,7 @@ extension VariableDeclSyntax {
             observers = AccessorBlockSyntax(accessors: .accessors(AccessorDeclListSyntax(moved)))
         }
         let declaration = VariableDeclSyntax(
-            attributes: availability,
+            attributes: AttributeListSyntax(availability),
             modifiers: [DeclModifierSyntax(name: .keyword(.private))] + kept.map { $0.trimmed },
             bindingSpecifier: .keyword(.var),
             bindings: [

@@ -66,8 +66,9 @@ import Testing
         var toPlugin: [CInt] = [0, 0]
         var fromPlugin: [CInt] = [0, 0]
         try #require(pipe(&toPlugin) == 0 && pipe(&fromPlugin) == 0)
-        // A pipe holds 64 KiB on Linux and macOS; these messages are far smaller.
-        try #require(bytes.count < 16_384)
+        // A pipe holds 64 KiB on Linux and macOS; these messages (and their responses, read once the
+        // loop has ended) must fit.
+        try #require(bytes.count < 48_000)
         let written = bytes.withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) }
         try #require(written == bytes.count)
         close(toPlugin[1])
@@ -135,7 +136,11 @@ import Testing
         // The loop throws in newer swift-syntax releases; a throwing function type holds either.
         let run: () throws -> Void
         if onOurConnection {
-            run = CompilerPluginMessageListener(connection: connection.plugin, provider: provider).main
+            // As the plugin runs it: with the shortcut that answers our attached macros' requests.
+            let ours = PluginConnection(
+                input: connection.input, output: connection.output,
+                shortcut: ExpansionShortcut(macros: ObservableMacrosPlugin().providingMacros))
+            run = CompilerPluginMessageListener(connection: ours, provider: provider).main
         } else {
             let theirs = StandardIOMessageConnection(
                 inputFileDescriptor: connection.input, outputFileDescriptor: connection.output)
