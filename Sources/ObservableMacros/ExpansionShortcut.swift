@@ -50,7 +50,7 @@ package final class ExpansionShortcut {
             let discriminator = request["discriminator"]?.string,
             case .array(let lexicalContextTexts)? = request["lexicalContext"],
             let attribute = syntax(request["attributeSyntax"], foldingOperators: true)?.as(AttributeSyntax.self),
-            let declaration = syntax(request["declSyntax"], foldingOperators: false)
+            let declaration = syntax(request["declSyntax"], foldingOperators: false)?.as(DeclSyntax.self)
         else { return nil }
         var lexicalContext: [Syntax] = []
         for text in lexicalContextTexts {
@@ -73,14 +73,23 @@ package final class ExpansionShortcut {
         }
 
         let context = ShortcutExpansionContext(lexicalContext: lexicalContext, discriminator: discriminator)
-        guard
-            let expansions = SwiftSyntaxMacroExpansion.expandAttachedMacroWithoutCollapsing(
-                definition: definition, macroRole: role, attributeNode: attribute, node: declaration,
-                parentDeclNode: parent, extendedType: extendedType, conformanceList: conformanceList, in: context),
-            context.diagnostics.isEmpty
-        else { return nil }
+        // The label the handler's release uses (602 renamed it, deprecating the old one).
+        #if canImport(SwiftSyntax602)
+        let expanded = SwiftSyntaxMacroExpansion.expandAttachedMacroWithoutCollapsing(
+            definition: definition, macroRole: role, attributeNode: attribute, node: declaration,
+            parentDeclNode: parent, extendedType: extendedType, conformanceList: conformanceList, in: context)
+        #else
+        let expanded = SwiftSyntaxMacroExpansion.expandAttachedMacroWithoutCollapsing(
+            definition: definition, macroRole: role, attributeNode: attribute, declarationNode: declaration,
+            parentDeclNode: parent, extendedType: extendedType, conformanceList: conformanceList, in: context)
+        #endif
+        guard let expansions = expanded, context.diagnostics.isEmpty else { return nil }
+        // From swift-syntax 601 the handler collapses a `.disabled` expansion without indenting it;
+        // 600's indents what it wraps in braces whatever the mode (see `AccessorShape`).
         var indentation: Trivia?
+        #if canImport(SwiftSyntax601)
         if case .disabled = definition.formatMode { indentation = [] }
+        #endif
         return SwiftSyntaxMacroExpansion.collapse(
             expansions: expansions, for: role, attachedTo: declaration, indentationWidth: indentation)
     }
