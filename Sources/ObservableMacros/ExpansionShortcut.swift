@@ -13,8 +13,8 @@ import SwiftSyntaxMacros
 /// same parse of each text, the same folding, the same expansion and collapse functions, the same
 /// unique names. Whatever it does not take on it leaves to the handler by returning nil: any other
 /// message, another role, a macro not in this plugin, a compiler too old for `expandMacroResult`, a
-/// request without its lexical context, and any expansion with a diagnostic (which needs the source
-/// locations only the handler keeps). `ExpansionShortcutTests` compares the two on every request.
+/// request without its lexical context or still carrying its build configuration, and any
+/// expansion with a diagnostic (which needs the source locations only the handler keeps). `ExpansionShortcutTests` compares the two on every request.
 package final class ExpansionShortcut {
     private let macros: [String: Macro.Type]
     private let parsed = ParsedSyntaxCache()
@@ -43,7 +43,9 @@ package final class ExpansionShortcut {
     }
 
     private func expandedSource(for request: JSONValue) -> String? {
-        guard let moduleName = request["macro"]?["moduleName"]?.string,
+        // A build configuration the connection could not cut would change how the handler parses.
+        guard request["staticBuildConfiguration"] == nil,
+            let moduleName = request["macro"]?["moduleName"]?.string,
             let typeName = request["macro"]?["typeName"]?.string,
             let definition = macros["\(moduleName).\(typeName)"],
             let role = request["macroRole"]?.string.flatMap(Self.role),

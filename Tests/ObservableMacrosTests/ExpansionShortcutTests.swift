@@ -224,6 +224,11 @@ import Testing
         for message in [unknown, preamble, "{\"expandAttachedMacro\":", "[]"] {
             #expect(Self.answer(message, by: shortcut) == nil)
         }
+        // With a build configuration the connection did not cut: the handler parses by it.
+        let configured = member.replacing(
+            #"{"expandAttachedMacro":{"#, with: #"{"expandAttachedMacro":{"staticBuildConfiguration":"{}","#)
+        #expect(configured != member)
+        #expect(Self.answer(configured, by: shortcut) == nil)
         // Without its lexical context (older compilers): the handler finds it from the syntax.
         let withoutContext = member.replacing(#""lexicalContext":[],"#, with: "")
         #expect(withoutContext != member)
