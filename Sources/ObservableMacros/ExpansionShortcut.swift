@@ -16,16 +16,14 @@ import SwiftSyntaxMacros
 /// request without its lexical context or still carrying its build configuration, and any
 /// expansion with a diagnostic (which needs the source locations only the handler keeps). `ExpansionShortcutTests` compares the two on every request.
 package final class ExpansionShortcut {
-    private let macros: [String: Macro.Type]
+    private let provider: MacroProvider
     private let parsed = ParsedSyntaxCache()
     /// The protocol version the compiler announced; an expansion is answered only from 5 on, which
     /// have the `expandMacroResult` response the connection writes.
     private var hostProtocolVersion = 0
 
-    package init(macros: [Macro.Type]) {
-        var byName: [String: Macro.Type] = [:]
-        for macro in macros { byName[String(reflecting: macro)] = macro }
-        self.macros = byName
+    package init(_ provider: MacroProvider) {
+        self.provider = provider
     }
 
     /// The expanded source for the request in `message` (JSON, its build configuration cut), or nil
@@ -47,7 +45,7 @@ package final class ExpansionShortcut {
         guard request["staticBuildConfiguration"] == nil,
             let moduleName = request["macro"]?["moduleName"]?.string,
             let typeName = request["macro"]?["typeName"]?.string,
-            let definition = macros["\(moduleName).\(typeName)"],
+            let definition = try? provider.resolveMacro(moduleName: moduleName, typeName: typeName),
             let role = request["macroRole"]?.string.flatMap(Self.role),
             let discriminator = request["discriminator"]?.string,
             case .array(let lexicalContextTexts)? = request["lexicalContext"],

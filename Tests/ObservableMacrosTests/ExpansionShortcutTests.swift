@@ -172,7 +172,7 @@ import Testing
         #expect(ours == theirs)
         #expect(!ours.contains(#""severity":"error""#))
         // Each request was answered, and the shortcut answered each itself.
-        let shortcut = ExpansionShortcut(macros: ObservableMacrosPlugin().providingMacros)
+        let shortcut = ExpansionShortcut(MacroProvider(ObservableMacrosPlugin()))
         #expect(Self.answer(Self.capability, by: shortcut) == nil)
         for request in requests.dropFirst() {
             #expect(Self.answer(request, by: shortcut) != nil, "not answered by the shortcut: \(request)")
@@ -186,7 +186,7 @@ import Testing
     }
 
     @Test func expandsWhatTheHandlerExpands() throws {
-        let shortcut = ExpansionShortcut(macros: ObservableMacrosPlugin().providingMacros)
+        let shortcut = ExpansionShortcut(MacroProvider(ObservableMacrosPlugin()))
         _ = Self.answer(Self.capability, by: shortcut)
         let requests = Self.classRequests(Self.classes[0].source, marked: Self.classes[0].marked)
         let last = try #require(requests.last)
@@ -201,7 +201,7 @@ import Testing
     }
 
     @Test func leavesToTheHandlerWhatItDoesNotTakeOn() throws {
-        let shortcut = ExpansionShortcut(macros: ObservableMacrosPlugin().providingMacros)
+        let shortcut = ExpansionShortcut(MacroProvider(ObservableMacrosPlugin()))
         let member = Self.classRequests(Self.classes[0].source, marked: [])[0]
         // Before the compiler has said it reads `expandMacroResult`.
         #expect(Self.answer(member, by: shortcut) == nil)

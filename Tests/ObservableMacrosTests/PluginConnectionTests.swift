@@ -139,7 +139,7 @@ import Testing
             // As the plugin runs it: with the shortcut that answers our attached macros' requests.
             let ours = PluginConnection(
                 input: connection.input, output: connection.output,
-                shortcut: ExpansionShortcut(macros: ObservableMacrosPlugin().providingMacros))
+                shortcut: ExpansionShortcut(MacroProvider(ObservableMacrosPlugin())))
             run = CompilerPluginMessageListener(connection: ours, provider: provider).main
         } else {
             let theirs = StandardIOMessageConnection(
