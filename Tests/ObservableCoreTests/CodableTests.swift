@@ -304,11 +304,14 @@ struct CodableTests {
             decoded.observe(\.number, options: [.old, .new]) { _, change in
                 log.append("number \(change.oldValue!)->\(change.newValue!)")
             },
-            decoded.observe(\.pages, options: [.new]) { _, change in log.append("pages \(change.newValue!)") },
+            decoded.observe(\.pages, options: [.new]) { _, change in
+                log.append("pages \(change.kind) \(change.indexes.map(rangesText) ?? "-") \(change.newValue!)")
+            },
         ]
         decoded.number = 2
         decoded.pages.append(6)
-        #expect(log == ["number 1->2", "pages [5, 6]"])
+        decoded.pages.remove(at: 0)
+        #expect(log == ["number 1->2", "pages insertion [1..<2] [5, 6]", "pages removal [0..<1] [6]"])
         withExtendedLifetime(tokens) {}
     }
 

@@ -29,6 +29,11 @@ private struct Mutation: Equatable, CustomStringConvertible {
     var description: String { "\(kind) \(indexes.map { "\($0)" } ?? "-") \(old ?? []) -> \(new ?? [])" }
 }
 
+/// Indexes as written: `[0..<1, 3..<4]`.
+func rangesText(_ indexes: RangeSet<Int>) -> String {
+    "[" + indexes.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ") + "]"
+}
+
 /// The same property with a generic type: `Box<[String]>`, `Box<[Address]>`, `Box<[Point]>`.
 private final class GenericHolder<Items>: KeyValueObservable {
     @Observed var items: Items
@@ -215,7 +220,7 @@ struct CollectionChangeTests {
         #expect(seen.map(\.1) == [[0..<1]])
     }
 
-    @Test("a nested path to an array reports settings (the kind is known for a direct observation only)")
+    @Test("a path whose value is an optional array reports settings, as an optional array property does")
     func nestedPathIsSetting() {
         final class Library: KeyValueObservable {
             @Observed var playlist: Playlist? = Playlist()
@@ -231,6 +236,89 @@ struct CollectionChangeTests {
         #expect(kinds == [.setting])
         #expect(values == [["a"]])
         withExtendedLifetime(token) {}
+    }
+
+    @Test(
+        "a path whose value is an array reports what an in-place mutation did to that value: nested, computed, with every option"
+    )
+    func pathsReportTheirValuesKinds() {
+        final class Library: KeyValueObservable {
+            @Observed var playlist = Playlist()
+            var sortedSongs: [String] { playlist.songs.sorted() }
+        }
+        let library = Library()
+        library.playlist.songs = ["c", "a"]
+        var seen: [String: [String]] = [:]
+        func record(_ name: String, _ change: ObservedChange<[String]>) {
+            let indexes = change.indexes.map(rangesText) ?? "-"
+            seen[name, default: []].append("\(change.isPrior ? "prior " : "")\(change.kind) \(indexes)")
+        }
+        let tokens = [
+            library.observe(\.playlist.songs) { record("nested", $1) },
+            library.observe(\.playlist.songs, options: []) { record("nested []", $1) },
+            library.observe(\.playlist.songs, options: [.new, .prior]) { record("nested prior", $1) },
+            library.observe(\.sortedSongs) { record("computed", $1) },
+            library.observe(\.sortedSongs, options: [.new]) { record("computed [.new]", $1) },
+        ]
+        library.playlist.songs.append("b")  // ["c", "a", "b"], sorted ["a", "b", "c"]
+        library.playlist.songs.remove(at: 0)  // ["a", "b"], sorted ["a", "b"]
+        library.playlist.songs = ["z"]
+        library.playlist = Playlist()  // an intermediate: a setting
+        #expect(seen["nested"] == ["insertion [2..<3]", "removal [0..<1]", "setting -", "setting -"])
+        #expect(seen["nested []"] == seen["nested"])
+        #expect(
+            seen["nested prior"] == [
+                "prior setting -", "insertion [2..<3]", "prior setting -", "removal [0..<1]", "prior setting -",
+                "setting -", "prior setting -", "setting -",
+            ])
+        #expect(seen["computed"] == ["insertion [1..<2]", "removal [2..<3]", "setting -", "setting -"])
+        #expect(seen["computed [.new]"] == seen["computed"])
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("a subclass whose getter reorders the array: the kind and indexes are those of the key path's value")
+    func overridingGetter() {
+        class Shelf: KeyValueObservable {
+            @Observed var tags: [String] = []
+        }
+        final class ReversedShelf: Shelf {
+            override var tags: [String] {
+                get { super.tags.reversed() }
+                set { super.tags = newValue.reversed() }
+            }
+            func add(_ tag: String) { super.tags.append(tag) }
+        }
+        let shelf = ReversedShelf()
+        var seen: [String] = []
+        let token = shelf.observe(\.tags) { _, change in
+            seen.append("\(change.kind) \(change.indexes.map(rangesText) ?? "-") \(change.newValue!)")
+        }
+        shelf.add("a")
+        shelf.add("b")  // stored ["a", "b"]: the key path's value is ["b", "a"], "b" inserted at 0
+        shelf.tags.append("c")  // through the override's get and set: an assignment of the base's
+        #expect(
+            seen == [
+                "insertion [0..<1] [\"a\"]", "insertion [0..<1] [\"b\", \"a\"]", "setting - [\"b\", \"a\", \"c\"]",
+            ])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("a generic property holding an optional array reports settings, as a concrete optional array does")
+    func genericOptionalArray() {
+        final class Concrete: KeyValueObservable {
+            @Observed var items: [String]? = []
+        }
+        let generic = GenericHolder<[String]?>([])
+        let concrete = Concrete()
+        var kinds: [ObservedChangeKind] = []
+        let tokens = [
+            generic.observe(\.items) { _, change in kinds.append(change.kind) },
+            concrete.observe(\.items) { _, change in kinds.append(change.kind) },
+        ]
+        generic.items?.append("a")
+        concrete.items?.append("a")
+        #expect(kinds == [.setting, .setting])
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("an array appended in place is not copied, unless observed (the old value is kept); a generic one too")

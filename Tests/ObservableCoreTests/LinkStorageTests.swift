@@ -7,7 +7,8 @@ import Testing
 @Suite("Link storage")
 struct LinkStorageTests {
     private static let list = ObserverList()
-    private static let plan = PathPlan(keyPath: InternedKeyPath(\LinkStorageTests.self), leafDelivery: nil)
+    private static let plan = PathPlan(
+        keyPath: InternedKeyPath(\LinkStorageTests.self), leafDelivery: nil, valueType: LinkStorageTests.self)
     private static let observation = PathObservationBase(plan: plan, options: [])
 
     private static func link() -> PathLink {

@@ -16,6 +16,12 @@ private func line(isPrior: Bool, old: Any?, new: Any?) -> String {
     "\(isPrior ? "prior" : "post") \(text(old)) -> \(text(new))"
 }
 
+/// The same with the kind and indexes (the twins compare them too).
+private func line(_ kind: ObservedChangeKind, _ indexes: RangeSet<Int>?, isPrior: Bool, old: Any?, new: Any?) -> String
+{
+    "\(kind) \(indexes.map { "\(Array($0.ranges))" } ?? "-") " + line(isPrior: isPrior, old: old, new: new)
+}
+
 /// Observes `typed` and the one-property string `key` on `person` with `options`, and collects both.
 private final class TwinObservations {
     var typed: [String] = []
@@ -27,13 +33,18 @@ private final class TwinObservations {
     ) throws {
         tokens.append(
             person.observe(typed, options: options) { [unowned self] _, change in
-                self.typed.append(line(isPrior: change.isPrior, old: change.oldValue, new: change.newValue))
+                self.typed.append(
+                    line(
+                        change.kind, change.indexes, isPrior: change.isPrior, old: change.oldValue, new: change.newValue
+                    ))
             })
         tokens.append(
             try person.observe(keyPath: key, options: options) { [unowned self] _, change in
                 #expect(change.keyPath == key)
-                #expect(change.kind == .setting)
-                self.keyed.append(line(isPrior: change.isPrior, old: change.oldValue, new: change.newValue))
+                self.keyed.append(
+                    line(
+                        change.kind, change.indexes, isPrior: change.isPrior, old: change.oldValue, new: change.newValue
+                    ))
             })
     }
 }
@@ -55,19 +66,24 @@ struct StringKeyPathDirectTests {
             try twins.observe(person, \.address, "address", options: options)
             try twins.observe(person, \.friend, "friend", options: options)
             try twins.observe(person, \.tags, "tags", options: options)
+            var appends = 0
             for _ in 0..<40 {
                 switch Int.random(in: 0..<8, using: &random) {
                 case 0: person.name = ["Ann", "Bo", ""].randomElement(using: &random)!
                 case 1: person.age = Int.random(in: -3...3, using: &random)
                 case 2: person.address = Bool.random(using: &random) ? nil : Address(city: "Oslo")
                 case 3: person.friend = Bool.random(using: &random) ? nil : friends.randomElement(using: &random)
-                case 4: person.tags.append("t\(Int.random(in: 0...9, using: &random))")
+                case 4:
+                    person.tags.append("t\(Int.random(in: 0...9, using: &random))")
+                    appends += 1
                 case 5: person.tags = []
                 case 6: person.age += 1
                 default: person.name.append("!")
                 }
             }
             #expect(twins.keyed == twins.typed, "options \(options)")
+            // Each append was heard as an insertion, by name too.
+            #expect(twins.keyed.filter { $0.hasPrefix("insertion ") }.count == appends, "options \(options)")
             // Each set was heard: nothing lost, nothing extra.
             #expect(twins.keyed.count == twins.typed.count)
             #expect(twins.keyed.count >= (options.contains(.initial) ? 5 : 0) + 40)

@@ -60,11 +60,28 @@ extension CollectionMutation {
     /// What an in-place mutation from `old` to `new` did, when `Value` turns out at run time to be a
     /// random-access, range-replaceable collection of `Equatable` elements (compared with `==`) or
     /// of class references (compared by identity): the same rules as the overloads chosen at
-    /// compile time. `nil` for any other type.
+    /// compile time. `nil` for any other type, an optional collection included, as at compile time
+    /// (a dynamic cast would look through the optional).
     @usableFromInline
     static func detected<Value>(from old: Value, to new: Value) -> CollectionMutation? {
-        guard let old = old as? any RandomAccessCollection & RangeReplaceableCollection else { return nil }
+        guard !(Value.self is any OptionalProtocol.Type),
+            let old = old as? any RandomAccessCollection & RangeReplaceableCollection
+        else { return nil }
         return detected(from: old, to: new as Any)
+    }
+
+    /// Whether values of `type` are collections whose in-place changes `detected` describes.
+    static func describesChanges(of type: Any.Type) -> Bool {
+        guard !(type is any OptionalProtocol.Type),
+            let collection = type as? any (RandomAccessCollection & RangeReplaceableCollection).Type
+        else { return false }
+        return comparesElements(of: collection)
+    }
+
+    private static func comparesElements<C: RandomAccessCollection & RangeReplaceableCollection>(
+        of _: C.Type
+    ) -> Bool {
+        C.Element.self is any Equatable.Type || C.Element.self is AnyObject.Type
     }
 
     private static func detected<C: RandomAccessCollection & RangeReplaceableCollection>(

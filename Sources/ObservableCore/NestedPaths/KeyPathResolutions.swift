@@ -202,9 +202,13 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
     /// How the path's value is made from its last property's, once a proof on this class gives it:
     /// the same for every proof of one plan (it depends on the key path's types only).
     let provenLeaf = OnceReference<LeafConversion>()
+    /// Whether the path's value is a collection whose in-place changes have a kind and indexes
+    /// (`CollectionMutation`): then an evaluated change caused by one compares the path's values.
+    let describesCollectionChanges: Bool
 
-    init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?) {
+    init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?, valueType: Any.Type) {
         self.keyPath = keyPath
+        self.describesCollectionChanges = CollectionMutation.describesChanges(of: valueType)
         // Unwrapped with `if let`: `??` returns the function at its generic abstraction, and calling
         // it then went through a thunk that allocated a context for `wrap` at every change.
         if let leafDelivery {
@@ -221,7 +225,9 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
         provenLeaf.unmanaged.unsafelyUnwrapped
     }
 
-    private static func noDelivery(_: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool) {}
+    private static func noDelivery(
+        _: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool, _: CollectionMutation?
+    ) {}
 }
 
 /// A plan with its path's evaluation, typed: `root[keyPath: keyPath]`, or a string path's
@@ -231,6 +237,6 @@ final class TypedPathPlan<Root: AnyObject, Value>: PathPlan, @unchecked Sendable
 
     init(keyPath: InternedKeyPath, evaluate: @escaping (Root) -> Value, leafDelivery: LeafDelivery?) {
         self.evaluate = evaluate
-        super.init(keyPath: keyPath, leafDelivery: leafDelivery)
+        super.init(keyPath: keyPath, leafDelivery: leafDelivery, valueType: Value.self)
     }
 }

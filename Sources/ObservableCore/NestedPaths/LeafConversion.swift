@@ -24,10 +24,11 @@ final class LeafConversion: @unchecked Sendable {  // immutable; `wrap` captures
 
 /// Delivers a change of a proven path's last property to its observation (the first argument), with
 /// the setter's old and new values, the conversion's `wrap` and whether there is one (a function is
-/// always passed: unwrapping an optional function retained and released its context per change):
+/// always passed: unwrapping an optional function retained and released its context per change),
+/// and what an in-place mutation did to the path's value:
 /// `PathObservation.deliverLeaf`, specialised by the `@inlinable` caller of `observe`.
 @usableFromInline
-typealias LeafDelivery = (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool) -> Void
+typealias LeafDelivery = (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool, CollectionMutation?) -> Void
 
 /// The old value a proven path's last property had before a set, as its setter passed it, and how
 /// the path's value is made from it (see `LeafConversion`).

@@ -177,10 +177,11 @@ class PathLink: ListEntry, @unchecked Sendable {
     init(list: ObserverList, observation: PathObservationBase) {
         self.list = list
         self.observation = observation
-        super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, _, stamp in
+        super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, mutation, stamp in
             let link = unsafeDowncast(entry, to: PathLink.self)
             guard link.isActive else { return }
-            link.observation.forward(from: ObjectIdentifier(link), isDidChange: newValue != nil, stamp: stamp)
+            link.observation.forward(
+                from: ObjectIdentifier(link), isDidChange: newValue != nil, stamp: stamp, mutated: mutation != nil)
         }
     }
 
@@ -235,15 +236,17 @@ extension ObserverList {
 final class LeafPathLink: PathLink, @unchecked Sendable {
     override init(list: ObserverList, observation: PathObservationBase) {
         super.init(list: list, observation: observation, countsForWillChange: false) {
-            entry, _, oldValue, newValue, _, stamp in
-            LeafPathLink.forward(unsafeDowncast(entry, to: LeafPathLink.self), oldValue, newValue, stamp)
+            entry, _, oldValue, newValue, mutation, stamp in
+            LeafPathLink.forward(unsafeDowncast(entry, to: LeafPathLink.self), oldValue, newValue, mutation, stamp)
         }
     }
 
-    /// Forwards a change heard by `link`, converted by the plan's leaf conversion.
+    /// Forwards a change heard by `link`, converted by the plan's leaf conversion. An in-place
+    /// mutation's kind and indexes are the path's when its value is the property's unconverted.
     @inline(__always)
     private static func forward(
-        _ link: LeafPathLink, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ stamp: Int
+        _ link: LeafPathLink, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ mutation: CollectionMutation?,
+        _ stamp: Int
     ) {
         guard link.isActive else { return }
         if let newValue {
@@ -258,11 +261,13 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
                 observation.plan._withUnsafeGuaranteedRef { plan in
                     plan.leaf._withUnsafeGuaranteedRef { leaf in
                         if trusted {
-                            plan.leafDelivery(observation, oldValue, newValue, leaf.apply, leaf.wraps)
+                            plan.leafDelivery(
+                                observation, oldValue, newValue, leaf.apply, leaf.wraps, leaf.wraps ? nil : mutation)
                         } else {
                             observation.dependencyDidChange(
                                 from: ObjectIdentifier(link), stamp: stamp,
-                                leafOld: LeafOldValue(value: oldValue, wrap: leaf.apply, wraps: leaf.wraps))
+                                leafOld: LeafOldValue(value: oldValue, wrap: leaf.apply, wraps: leaf.wraps),
+                                mutated: mutation != nil)
                         }
                     }
                 }

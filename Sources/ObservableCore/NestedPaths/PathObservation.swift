@@ -108,8 +108,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// it captures nothing, so making it allocates nothing.
     @inlinable
     static var leafDeliveryFunction: LeafDelivery {
-        { observation, old, new, wrap, wraps in
-            unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(old, new, wrap, wraps: wraps)
+        { observation, old, new, wrap, wraps, mutation in
+            unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(
+                old, new, wrap, wraps: wraps, mutation)
         }
     }
 
@@ -117,21 +118,26 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// that property's type: the path's value is that value, or (`wrap`) that value made optional.
     /// Specialised where `observe` is called, through the `leafDelivery` function built there.
     @inlinable
-    func deliverLeaf(_ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool) {
+    func deliverLeaf(
+        _ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool, _ mutation: CollectionMutation?
+    ) {
         guard isActive, let root else { return }
         if wraps {
-            BorrowedValue.converting(old, new, by: wrap, to: Value.self) { old, new in deliverLeaf(root, old, new) }
+            BorrowedValue.converting(old, new, by: wrap, to: Value.self) { old, new in
+                deliverLeaf(root, old, new, mutation)
+            }
         } else {
-            deliverLeaf(root, old, new)
+            deliverLeaf(root, old, new, mutation)
         }
     }
 
     @inlinable
-    func deliverLeaf(_ root: Root, _ old: BorrowedValue, _ new: BorrowedValue) {
+    func deliverLeaf(_ root: Root, _ old: BorrowedValue, _ new: BorrowedValue, _ mutation: CollectionMutation?) {
         handler(
             root,
             requestedOptions.change(
-                old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath))
+                old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath,
+                mutation: mutation))
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {
@@ -190,7 +196,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 pendingDidChange()
             }
         }
-        guard wantsDependencyWillChange else { return }
+        guard keepsValueBeforeChange else { return }
         if !requestedOptions.sendsPrior, let stored = storedPath, let end = stored.read(root) {
             // Read straight into the box.
             let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
@@ -198,7 +204,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             return
         }
         let oldValue = currentValue(root)
-        if requestedOptions.carriesOld {
+        if needsOldValue {
             let box = ValueBox(oldValue)
             lock.withLock { pending.recordOldValue(box, for: change) }
         }
@@ -216,7 +222,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// is in flight (the path moved off it by a change it has yet to hear, which will deliver the
     /// move): a change of a property reaches a path only while the path reads that property, or
     /// when nothing else would tell it (it moved through a property that is not `@Observed`).
-    override func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?) {
+    override func dependencyDidChange(
+        from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool
+    ) {
         guard isActive else { return }
         guard let root else {
             // The root was deallocated while an intermediate object lives on.
@@ -250,7 +258,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         if outcome.delivers {
             // With `leafOld`, the path read the leaf when this set began: the setter's old value was the path's.
             deliverEvaluated(
-                root, newValue, oldBox: outcome.oldBox, leafOld: requestedOptions.carriesOld ? leafOld : nil)
+                root, newValue, oldBox: outcome.oldBox, leafOld: needsOldValue ? leafOld : nil, mutated: mutated)
         } else {
             outcome.oldBox?.destroy(as: Value.self)
         }
@@ -260,18 +268,24 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(outcome.stale) {}
     }
 
-    /// Delivers an evaluated change, its old value from `oldBox` (destroyed after) or `leafOld`.
+    /// Delivers an evaluated change, its old value from `oldBox` (destroyed after) or `leafOld`;
+    /// `mutated`: it came from an in-place mutation of a collection, whose kind and indexes the change
+    /// carries when the path's value is a collection (found by comparing the path's own values, which
+    /// an overriding getter or a computed property may make differ from the mutated property's).
     /// Through the plan's `leafDelivery` where there is one: specialised, it builds the change without the type
     /// metadata lookups that cost more in this unspecialised code than the rest of the delivery.
-    private func deliverEvaluated(_ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?) {
+    private func deliverEvaluated(
+        _ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?, mutated: Bool
+    ) {
         defer { oldBox?.destroy(as: Value.self) }
+        let mutation = mutated ? collectionMutation(oldBox: oldBox, leafOld: leafOld, to: newValue) : nil
         if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.carriesOld {
             return BorrowedValue.lend(newValue) { new in
-                if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false) }
+                if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false, mutation) }
                 // Without an old value, none is asked for: the one passed is left out of the change.
-                guard let leafOld else { return deliverLeafChange(new, new, noLeafWrap, wraps: false) }
+                guard let leafOld else { return deliverLeafChange(new, new, noLeafWrap, wraps: false, nil) }
                 BorrowedValue.lend(leafOld.value(as: Value.self)) {
-                    deliverLeafChange($0, new, noLeafWrap, wraps: false)
+                    deliverLeafChange($0, new, noLeafWrap, wraps: false, mutation)
                 }
             }
         }
@@ -284,10 +298,21 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             oldValue = leafOld.value(as: Value.self)
         }
         let change = ObservedChange(
-            kind: .setting, oldValue: oldValue, newValue: requestedOptions.carriesNew ? newValue : nil,
-            isPrior: false,
-            keyPath: keyPath, mutation: nil)
+            kind: mutation?.kind ?? .setting, oldValue: requestedOptions.carriesOld ? oldValue : nil,
+            newValue: requestedOptions.carriesNew ? newValue : nil, isPrior: false, keyPath: keyPath,
+            mutation: mutation)
         deliver(root, change)
+    }
+
+    /// What an in-place mutation did to the path's value, from its value before (`oldBox` or
+    /// `leafOld`) and `newValue`; `nil` when the value is not such a collection or was not kept.
+    private func collectionMutation(oldBox: ValueBox?, leafOld: LeafOldValue?, to newValue: Value)
+        -> CollectionMutation?
+    {
+        guard withPlan({ $0.describesCollectionChanges }) else { return nil }
+        if let oldBox { return CollectionMutation.detected(from: oldBox.borrowed.read(as: Value.self), to: newValue) }
+        if let leafOld { return CollectionMutation.detected(from: leafOld.value(as: Value.self), to: newValue) }
+        return nil
     }
 
     /// Under `lock`, after `pending` changed: publishes its count for the links, and makes the leaf

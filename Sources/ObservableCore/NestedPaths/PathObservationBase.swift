@@ -39,19 +39,22 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         // Without a leaf delivery (string key paths), or with `.prior` asked for, leaf changes are
         // evaluated like any other.
         self.deliversLeafChanges = plan.hasLeafDelivery && !options.sendsPrior
-        super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, _, stamp in
+        super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, mutation, stamp in
             let observation = unsafeDowncast(entry, to: PathObservationBase.self)
             guard observation.isActive else { return }
-            observation.forward(from: ObjectIdentifier(observation), isDidChange: newValue != nil, stamp: stamp)
+            observation.forward(
+                from: ObjectIdentifier(observation), isDidChange: newValue != nil, stamp: stamp,
+                mutated: mutation != nil)
         }
     }
 
     /// Forwards a change heard by one of the path's entries (`source`: the observation itself or a
-    /// link) as `dependencyWillChange` or `dependencyDidChange`.
+    /// link) as `dependencyWillChange` or `dependencyDidChange`; `mutated`: the change was an
+    /// in-place mutation of a collection.
     @inline(__always)
-    final func forward(from source: ObjectIdentifier, isDidChange: Bool, stamp: Int) {
+    final func forward(from source: ObjectIdentifier, isDidChange: Bool, stamp: Int, mutated: Bool) {
         if isDidChange {
-            dependencyDidChange(from: source, stamp: stamp, leafOld: nil)
+            dependencyDidChange(from: source, stamp: stamp, leafOld: nil, mutated: mutated)
         } else {
             dependencyWillChange(from: source, stamp: stamp)
         }
@@ -76,13 +79,22 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
     }
 
     /// Delivers a change of the path's last property with its setter's values (see `LeafDelivery`).
-    final func deliverLeafChange(_ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool) {
-        withPlan { $0.leafDelivery(self, old, new, wrap, wraps) }
+    final func deliverLeafChange(
+        _ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool, _ mutation: CollectionMutation?
+    ) {
+        withPlan { $0.leafDelivery(self, old, new, wrap, wraps, mutation) }
     }
 
-    /// Whether `dependencyWillChange` is wanted (old values or `.prior` notifications).
-    final var wantsDependencyWillChange: Bool {
-        requestedOptions.needsValueBeforeStore
+    /// Whether the value before a change is kept: for its old value, its `.prior` notification, or
+    /// to compare with the value after an in-place mutation (a collection's kind and indexes).
+    final var keepsValueBeforeChange: Bool {
+        requestedOptions.needsValueBeforeStore || withPlan { $0.describesCollectionChanges }
+    }
+
+    /// Whether the value before a change is needed as it is delivered: for the change's old value,
+    /// or to compare with the value after an in-place mutation.
+    final var needsOldValue: Bool {
+        requestedOptions.carriesOld || withPlan { $0.describesCollectionChanges }
     }
 
     /// Before and after a change of one dependency, told by `source` (an entry's identity, or `nil`
@@ -92,7 +104,9 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
 
     /// `leafOld`: from the last property's link of a proven path whose setter's new value cannot be
     /// trusted (see `LeafPathLink`), that setter's old value; the path is then evaluated for the new one.
-    func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?) {}
+    /// `mutated`: the change was an in-place mutation of a collection (the path's change then says
+    /// what it did to the path's value, when that is a collection).
+    func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool) {}
 
     /// The list of an entry, `entry` its identity, ended: the list's instance was deallocated.
     func dependencyEnded(_ entry: ObjectIdentifier) {}

@@ -94,7 +94,7 @@ enum ManualChanges {
                 accesses
                 .flatMap { $0.list.pathObservations() }
                 .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
-            for dependent in dependents where dependent.wantsDependencyWillChange {
+            for dependent in dependents where dependent.keepsValueBeforeChange {
                 dependent.dependencyWillChange(from: nil, stamp: ReadGate.unstamped)
             }
             pending = PendingManualChange(object: root, keyPath: keyPath, direct: nil, dependents: dependents)
@@ -112,7 +112,7 @@ enum ManualChanges {
             entries.withRun { $0.deliverDidChange(root, oldValue: oldValue as! Value, newValue: newValue, nil) }
         }
         for dependent in pending.dependents {
-            dependent.dependencyDidChange(from: nil, stamp: ReadGate.unstamped, leafOld: nil)
+            dependent.dependencyDidChange(from: nil, stamp: ReadGate.unstamped, leafOld: nil, mutated: false)
         }
     }
 

@@ -4,7 +4,10 @@
 /// `oldValue` and `newValue` are `nil` when not requested (``ObservationOptions/old``,
 /// ``ObservationOptions/new``) and when the value at the path is `nil`.
 public struct KeyedChange: CustomStringConvertible {
-    /// The kind of change (always ``ObservedChangeKind/setting`` for a string key path).
+    /// The kind of change: ``ObservedChangeKind/setting`` for an assignment; for a string key path of
+    /// one `@Observed` array (any random-access, range-replaceable collection of `Equatable` elements
+    /// or of class references) mutated in place, the kind ``ObservedChange/kind`` would have, with
+    /// ``indexes``. A path of several properties reports ``ObservedChangeKind/setting``.
     public let kind: ObservedChangeKind
     /// `true` for the notification sent before the store (``ObservationOptions/prior``).
     public let isPrior: Bool
@@ -13,6 +16,14 @@ public struct KeyedChange: CustomStringConvertible {
     private let name: StringKeyPathName
     @usableFromInline let old: KeyedValue
     @usableFromInline let new: KeyedValue
+    /// Holds the indexes, as ``ObservedChange`` does.
+    private let mutation: CollectionMutation?
+
+    /// For ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` and
+    /// ``ObservedChangeKind/replacement``: the positions that were inserted into the new value,
+    /// removed from the old one, or replaced, as ``ObservedChange/indexes``. `nil` for
+    /// ``ObservedChangeKind/setting``.
+    public var indexes: RangeSet<Int>? { mutation?.indexes }
 
     /// The value before the change, unwrapped from any optionals.
     public var oldValue: Any? { old.any }
@@ -41,6 +52,7 @@ public struct KeyedChange: CustomStringConvertible {
     /// The change on one line, as `print(change)` shows it: kind, old and new values, and the key path.
     public var description: String {
         var parts = ["\(kind)", "\"\(keyPath)\""]
+        if let indexes { parts.append("indexes: \(indexes.rangesText)") }
         if isPrior { parts.append("prior") }
         if let oldValue { parts.append("old: \(String(reflecting: oldValue))") }
         if let newValue { parts.append("new: \(String(reflecting: newValue))") }
@@ -52,13 +64,16 @@ extension KeyedChange {
     // In an extension, so that the memberwise initializer exists: it makes a change as one value,
     // where an initializer storing each field made it in a stack slot, which the compiler then
     // destroyed through the value witness even with nothing to release.
-    init(old: KeyedValue, new: KeyedValue, isPrior: Bool, name: StringKeyPathName) {
-        self.init(kind: .setting, isPrior: isPrior, name: name, old: old, new: new)
+    init(
+        old: KeyedValue, new: KeyedValue, isPrior: Bool, name: StringKeyPathName, mutation: CollectionMutation? = nil
+    ) {
+        self.init(
+            kind: mutation?.kind ?? .setting, isPrior: isPrior, name: name, old: old, new: new, mutation: mutation)
     }
 
     init(_ change: ObservedChange<Any?>, name: StringKeyPathName) {
         self.init(
             old: KeyedValue(change.oldValue ?? nil), new: KeyedValue(change.newValue ?? nil),
-            isPrior: change.isPrior, name: name)
+            isPrior: change.isPrior, name: name, mutation: change.mutation)
     }
 }

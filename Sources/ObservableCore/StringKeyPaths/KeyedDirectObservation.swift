@@ -26,12 +26,13 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
     /// values only).
     private static func notify(
         _ entry: ListEntry, _ object: AnyObject, _ old: BorrowedValue, _ new: BorrowedValue?,
-        _: CollectionMutation?, _: Int
+        _ mutation: CollectionMutation?, _: Int
     ) {
-        unsafeDowncast(entry, to: Self.self).deliver(unsafeDowncast(object, to: Root.self), old: old, new: new)
+        unsafeDowncast(entry, to: Self.self).deliver(
+            unsafeDowncast(object, to: Root.self), old: old, new: new, mutation: mutation)
     }
 
-    private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?) {
+    private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?, mutation: CollectionMutation?) {
         guard isActive else { return }
         if let wordType = keyedValue.wordType {
             // Values of 8 bytes: written straight into the change, not returned and copied into it;
@@ -43,7 +44,7 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
                 KeyedChange(
                     old: KeyedValue(oldType, bytes: (KeyedValueReader.word(old), 0)),
                     new: KeyedValue(newType, bytes: (new.map(KeyedValueReader.word) ?? 0, 0)),
-                    isPrior: new == nil, name: name))
+                    isPrior: new == nil, name: name, mutation: mutation))
             return
         }
         handler(
@@ -51,7 +52,7 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
             KeyedChange(
                 old: options.carriesOld ? keyedValue(old) : .none,
                 new: options.carriesNew ? new.map { keyedValue($0) } ?? .none : .none, isPrior: new == nil,
-                name: name))
+                name: name, mutation: mutation))
     }
 
     /// Delivers `.initial` with `value`, the property's current value.

@@ -1,4 +1,5 @@
-/// Any `Optional`, seen through its wrapped type (used by string key paths and `PathProof`).
+/// Any `Optional`, seen through its wrapped type (string key paths, `PathProof`, and the collection
+/// kinds, which an optional collection does not have).
 protocol OptionalProtocol {
     static var wrappedType: Any.Type { get }
     var wrappedValue: Any? { get }
