@@ -14,6 +14,22 @@ for file in Tests/CompileChecks/*.swift; do
         if [ "$status" -ne 0 ] || grep -qE '(error|warning):' <<<"$output"; then
             echo "FAIL $file: expected to build without warnings"; echo "$output"; failed=1; ok=0
         fi
+    elif grep -q '^// expect: warns' "$file"; then
+        # Builds, with exactly the warnings the header lists (each line names file:line:column).
+        warnings=$(grep -E '^[^ ].*warning:' <<<"$output" | sed 's|^.*/||' | sort -u || true)
+        if [ "$status" -ne 0 ] || grep -qE '^[^ ].*error:' <<<"$output"; then
+            echo "FAIL $file: expected to build"; echo "$output"; failed=1; ok=0
+        fi
+        while IFS= read -r expected; do
+            if ! grep -qF -- "$expected" <<<"$warnings"; then
+                echo "FAIL $file: no warning: $expected"; echo "$warnings"; failed=1; ok=0
+            fi
+        done < <(sed -n "s|^// expect-warning: ||p" "$file")
+        count=$(sed -n 's|^// expect-warning-count: ||p' "$file")
+        actual=$(grep -c . <<<"$warnings" || true)
+        if [ "$actual" -ne "${count:-0}" ]; then
+            echo "FAIL $file: $actual warnings, the header expects ${count:-0}"; echo "$warnings"; failed=1; ok=0
+        fi
     else
         if [ "$status" -eq 0 ]; then echo "FAIL $file: expected the build to fail"; failed=1; ok=0; fi
         for kind in error note; do

@@ -28,8 +28,12 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
         providingAttributesFor member: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
-        guard let declaration = declaration.as(ClassDeclSyntax.self), !declaration.hasObservableMacro,
-            let property = member.as(VariableDeclSyntax.self), !property.hasAttribute(named: [observedMemberName])
+        guard let declaration = declaration.as(ClassDeclSyntax.self), !declaration.hasObservableMacro else { return [] }
+        if let initializer = member.as(InitializerDeclSyntax.self) {
+            initializer.writesRunningObservers(in: declaration).forEach(context.diagnose)
+            return []
+        }
+        guard let property = member.as(VariableDeclSyntax.self), !property.hasAttribute(named: [observedMemberName])
         else { return [] }
         switch marking(of: property, in: declaration) {
         case .observed:

@@ -30,6 +30,7 @@ enum ObservedDiagnostic: DiagnosticMessage {
     case keyValueObservableWithObservableMacro
     case mirrorNeedsFinalClass
     case observedMemberWritten
+    case initializerRunsObservers(property: String, observers: String)
 
     var message: String {
         switch self {
@@ -85,6 +86,8 @@ enum ObservedDiagnostic: DiagnosticMessage {
             "'@KeyValueObservable' writes 'customMirror' only for a final class: a mirror is inherited, and a subclass's properties would be missing from it; make the class final, or write 'customMirror' yourself"
         case .codingKeyWithoutProperty(let key, let className):
             "CodingKey case '\(key)' does not match any stored property of '\(className)'"
+        case .initializerRunsObservers(let property, let observers):
+            "this assignment to '\(property)' runs its \(observers): the instance is fully initialized here, so Swift calls the observed property's setter (as for '@Observable'), where a plain stored property is stored directly by its initializer"
         case .propertyWithoutCodingKey(let name):
             "'init(from:)' cannot set '\(name)': it has no case in 'CodingKeys' and no initial value; add 'case \(name)' to 'CodingKeys' or give it an initial value"
         }
@@ -120,11 +123,17 @@ enum ObservedDiagnostic: DiagnosticMessage {
             case .keyValueObservableWithObservableMacro: "keyValueObservableWithObservableMacro"
             case .mirrorNeedsFinalClass: "mirrorNeedsFinalClass"
             case .observedMemberWritten: "observedMemberWritten"
+            case .initializerRunsObservers: "initializerRunsObservers"
             }
         return MessageID(domain: "ObservableCore.Observed", id: id)
     }
 
-    var severity: DiagnosticSeverity { .error }
+    var severity: DiagnosticSeverity {
+        switch self {
+        case .initializerRunsObservers: .warning
+        default: .error
+        }
+    }
 }
 
 /// The fix-its `@Observed` offers where the mend is mechanical.
@@ -141,4 +150,7 @@ struct ObservedFixIt: FixItMessage {
         message: "Replace 'nonisolated(unsafe)' with 'nonisolated'", id: "removeUnsafe")
     static let splitDeclaration = ObservedFixIt(
         message: "Split into one '@Observed' declaration per property", id: "splitDeclaration")
+    static func storeToStorage(_ storage: String) -> ObservedFixIt {
+        ObservedFixIt(message: "Store to '\(storage)' directly, as for a plain stored property", id: "storeToStorage")
+    }
 }
