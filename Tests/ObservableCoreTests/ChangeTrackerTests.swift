@@ -80,7 +80,8 @@ struct ChangeTrackerTests {
     }
 
     @Test(
-        "revert sets the original values back through the setters, the latest first, observers told, nothing recorded")
+        "revert sets the original values back through the setters, in the reverse of the order first changed, observers told, nothing recorded"
+    )
     func revert() {
         let memo = Memo()
         memo.note = "kept"

@@ -88,8 +88,8 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     }
 
     /// Sets every changed property back to its original value, through its setter, so that its
-    /// observers are told; the most recently changed first (the reverse of the order they were first
-    /// changed). Those sets are not recorded as changes. A property that cannot be set from here
+    /// observers are told, in the reverse of the order in which they were first changed. Those sets are
+    /// not recorded as changes. A property that cannot be set from here
     /// (one whose setter the key path cannot reach) stays changed.
     public func revert() {
         let reverting = lock.withLock { records.removeAll() }

@@ -2,7 +2,7 @@ import Observation
 
 /// Undo and redo for the `@Observed` properties of an object, in pure Swift: every change is
 /// recorded with its old value, grouped, and can be undone and redone. Foundation's `UndoManager`
-/// fed by KVO, on every platform Swift runs on (Foundation on Linux has no `UndoManager`).
+/// fed by KVO, on Linux too (Foundation there has no `UndoManager`).
 ///
 /// ```swift
 /// let history = UndoHistory(recording: document)

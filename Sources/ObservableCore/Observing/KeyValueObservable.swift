@@ -111,8 +111,8 @@ extension KeyValueObservable {
     }
 
     /// Observes the value at `keyPath` as ``observe(_:options:_:)`` does, and is told when `self` is
-    /// deallocated: the end of the observation, as RxSwift's `observeWeakly` completes and SE-0506's
-    /// tracking sends `.deinit`.
+    /// deallocated: the end of the observation, as RxSwift's `observeWeakly` emits `nil` and completes,
+    /// and SE-0506's tracking sends `.deinit`.
     ///
     /// `onObservedDeallocated` is called at most once: after the last change (no set can run while
     /// `self` is being deallocated, so no change follows it), on the thread that released `self`,
