@@ -88,9 +88,9 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     }
 
     /// Sets every changed property back to its original value, through its setter, so that its
-    /// observers are told, in the reverse of the order in which they were first changed. Those sets are
-    /// not recorded as changes. A property that cannot be set from here
-    /// (one whose setter the key path cannot reach) stays changed.
+    /// observers are told, in the reverse of the order in which they were first changed. Those sets
+    /// are not recorded as changes. A property that cannot be set from here (one whose setter the key
+    /// path cannot reach) stays changed.
     public func revert() {
         let reverting = lock.withLock { records.removeAll() }
         var kept: [Record] = []
