@@ -123,9 +123,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     ) {
         guard isActive, let root else { return }
         if wraps {
-            BorrowedValue.converting(old, new, by: wrap, to: Value.self) { old, new in
-                deliverLeaf(root, old, new, mutation)
-            }
+            // An optional value has no collection kinds (`LeafPathLink` passes none).
+            BorrowedValue.converting(old, new, by: wrap, to: Value.self) { old, new in deliverLeaf(root, old, new, nil) }
         } else {
             deliverLeaf(root, old, new, mutation)
         }
@@ -133,11 +132,18 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     @inlinable
     func deliverLeaf(_ root: Root, _ old: BorrowedValue, _ new: BorrowedValue, _ mutation: CollectionMutation?) {
+        // Apart, so that every other change is made (and destroyed) with no mutation to keep.
+        if let mutation {
+            return handler(
+                root,
+                requestedOptions.change(
+                    old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath,
+                    mutation: mutation))
+        }
         handler(
             root,
             requestedOptions.change(
-                old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath,
-                mutation: mutation))
+                old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath))
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {

@@ -34,6 +34,16 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
 
     private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?, mutation: CollectionMutation?) {
         guard isActive else { return }
+        // An in-place mutation of a collection has a change of its own, so that every other change is
+        // made (and destroyed) with its `mutation` known to be `nil`.
+        if let mutation {
+            return handler(
+                object,
+                KeyedChange(
+                    old: options.carriesOld ? keyedValue(old) : .none,
+                    new: options.carriesNew ? new.map { keyedValue($0) } ?? .none : .none, isPrior: new == nil,
+                    name: name, mutation: mutation))
+        }
         if let wordType = keyedValue.wordType {
             // Values of 8 bytes: written straight into the change, not returned and copied into it;
             // the reader takes every other type. The bytes of a value not requested are ignored.
@@ -44,7 +54,7 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
                 KeyedChange(
                     old: KeyedValue(oldType, bytes: (KeyedValueReader.word(old), 0)),
                     new: KeyedValue(newType, bytes: (new.map(KeyedValueReader.word) ?? 0, 0)),
-                    isPrior: new == nil, name: name, mutation: mutation))
+                    isPrior: new == nil, name: name))
             return
         }
         handler(
@@ -52,7 +62,7 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
             KeyedChange(
                 old: options.carriesOld ? keyedValue(old) : .none,
                 new: options.carriesNew ? new.map { keyedValue($0) } ?? .none : .none, isPrior: new == nil,
-                name: name, mutation: mutation))
+                name: name))
     }
 
     /// Delivers `.initial` with `value`, the property's current value.
