@@ -124,7 +124,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         guard isActive, let root else { return }
         if wraps {
             // An optional value has no collection kinds (`LeafPathLink` passes none).
-            BorrowedValue.converting(old, new, by: wrap, to: Value.self) { old, new in deliverLeaf(root, old, new, nil) }
+            BorrowedValue.converting(old, new, by: wrap, to: Value.self) { old, new in deliverLeaf(root, old, new, nil)
+            }
         } else {
             deliverLeaf(root, old, new, mutation)
         }
