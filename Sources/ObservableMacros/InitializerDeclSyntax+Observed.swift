@@ -225,16 +225,17 @@ extension ClassDeclSyntax {
     /// overrides aside, which have no storage of their own) that have `willSet` or `didSet`.
     var observedPropertiesWithObservers: [PropertyWithObservers] {
         allMemberVariables.compactMap { property in
-            guard
-                KeyValueObservableMacro.marking(of: property, in: self).isObserved
-                    || (property.hasAttribute(named: ["Observed"]) && !property.hasModifier(.override)),
-                let name = property.observedIdentifier?.identifierText,
-                case .accessors(let accessors) = property.observedBinding?.accessorBlock?.accessors
-            else { return nil }
+            // The observers first: most properties have none, and asking whether one is observed costs more.
+            guard case .accessors(let accessors) = property.observedBinding?.accessorBlock?.accessors else {
+                return nil
+            }
             let kinds = accessors.map(\.accessorSpecifier.tokenKind)
             let observers = [Keyword.willSet, .didSet].filter { kinds.contains(.keyword($0)) }.map { "'\($0)'" }
-            return observers.isEmpty
-                ? nil : PropertyWithObservers(name: name, observers: observers.joined(separator: " and "))
+            guard !observers.isEmpty, let name = property.observedIdentifier?.identifierText,
+                KeyValueObservableMacro.marking(of: property, in: self).isObserved
+                    || (property.hasAttribute(named: ["Observed"]) && !property.hasModifier(.override))
+            else { return nil }
+            return PropertyWithObservers(name: name, observers: observers.joined(separator: " and "))
         }
     }
 
