@@ -12,9 +12,9 @@ let package = Package(
         .library(name: "ObservableCoreTesting", targets: ["ObservableCoreTesting"]),
     ],
     dependencies: [
-        // Every release from Swift 6.0's to Swift 6.4's, so that an app using other macro packages
-        // resolves. `.ci/run` runs the suite with the newest this machine has and with 600.0.1; the
-        // workflow's Swift 6.4 job with 604.
+        // Every release from Swift 6.0's to Swift 6.4's, so that an app whose other macro packages
+        // hold an older one still resolves. `.ci/run` runs the suite with the newest this machine has
+        // and with 600.0.1; the workflow's Swift 6.4 job with 604.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"605.0.0")
     ],
     targets: [
@@ -23,16 +23,9 @@ let package = Package(
             dependencies: [
                 .product(name: "SwiftBasicFormat", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-                // Its message loop, run on our own connection (`PluginConnection`).
-                .product(name: "_SwiftCompilerPluginMessageHandling", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-                // Parsing, folding and expanding as the message loop does, for `ExpansionShortcut`
-                // (the loop's own dependencies: nothing more is built).
-                .product(name: "SwiftOperators", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
             ]
         ),
@@ -43,7 +36,6 @@ let package = Package(
             name: "ObservableMacrosTests",
             dependencies: [
                 "ObservableMacros",
-                .product(name: "_SwiftCompilerPluginMessageHandling", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
