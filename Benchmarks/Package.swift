@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // Side-by-side benchmarks of ObservableCore against hand-written code, Apple's Observation and
 // OpenCombine. Release builds only: `swift run -c release --package-path Benchmarks` (see BENCHMARKS.md).
 import Foundation

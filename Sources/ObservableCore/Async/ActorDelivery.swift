@@ -108,9 +108,7 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
     /// caller is on it.
     @inlinable
     static var canRunImmediately: Bool {
-        #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) { return true }
-        #endif
         return false
     }
 
@@ -119,12 +117,10 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
     @inlinable
     static func start(_ job: @escaping Job, immediately: Bool) {
         nonisolated(unsafe) let job = job  // It holds only this `Sendable` observation.
-        #if compiler(>=6.2)
         if immediately, #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             Task.immediate(operation: job)
             return
         }
-        #endif
         Task(operation: job)
     }
 

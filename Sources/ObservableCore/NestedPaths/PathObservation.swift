@@ -14,14 +14,9 @@ import Synchronization
 /// where `observe` is called (this class's own code is not).
 @usableFromInline
 final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unchecked Sendable {
-    /// Held weakly: observing never keeps the observed object alive. Written only in `init`; a
-    /// `weak let` where the compiler has them (Swift 6.2), else without run-time exclusivity checks
-    /// (each read from the specialised `deliverLeaf` cost one).
-    #if compiler(>=6.2)
+    /// Held weakly: observing never keeps the observed object alive. Written only in `init`: a
+    /// `weak let`, read without run-time exclusivity checks.
     @usableFromInline weak let root: Root?
-    #else
-    @usableFromInline @exclusivity(unchecked) weak var root: Root?
-    #endif
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
     /// Boxed: one word, where the optional function took two (most observations have none).
     private let onObservedDeallocated: DeallocationHookBox?
