@@ -49,8 +49,10 @@ struct ReadGateTests {
         let gate = ReadGate()
         let writes = gate.tryBeginWriting()
         let during = gate.beginRead()
+        let writingDuring = gate.isWriting
         gate.endWriting()
-        gate.waitForWriter()  // returns at once: the writer is done
+        let writingAfter = gate.isWriting
+        #expect(writingDuring && !writingAfter)  // the set waits for the writer, then reads
         let duringEnd = gate.endRead()
         let after = gate.beginRead()
         let afterEnd = gate.endRead()
@@ -88,6 +90,7 @@ struct ReadGateTests {
         #expect(watchedStill)
         #expect(inner.stamp == outer.stamp + ReadGate.setBegun)
         #expect(outer.stamp & ~ReadGate.stampMask == 0)
-        gate.waitForWriter()  // returns at once: nobody writes
+        let writing = gate.isWriting
+        #expect(!writing)  // nobody writes
     }
 }

@@ -10,6 +10,7 @@ import Glibc
 var settings = HarnessSettings()
 var filter: String?
 var gate = false
+var locks = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -17,10 +18,15 @@ while let argument = arguments.popFirst() {
     case "--filter": filter = arguments.popFirst()
     case "--samples": settings.samples = Int(arguments.popFirst() ?? "") ?? settings.samples
     case "--gate": gate = true
+    case "--locks": locks = true
     default:
-        print("usage: Benchmarks [--quick] [--filter TEXT] [--samples N] | --gate")
+        print("usage: Benchmarks [--quick] [--filter TEXT] [--samples N] | --gate | --locks [--quick]")
         exit(2)
     }
+}
+if locks {
+    runLockContention(quick: settings.quick)
+    exit(0)
 }
 
 #if DEBUG

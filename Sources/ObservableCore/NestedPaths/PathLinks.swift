@@ -161,7 +161,7 @@ struct PathLinks {
 /// see `PathLinks`.)
 ///
 /// Every link hears `willChange`: the path counts its changes in flight from there
-/// (`PathObservationBase.intermediatesInFlight`) and takes its old value.
+/// (`PathObservationBase.hasChangesInFlight`) and takes its old value.
 ///
 /// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
 /// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
@@ -222,7 +222,7 @@ extension ObserverList {
 /// forwards the setter's values as the path's, through its plan's `leafDelivery`, without
 /// evaluating the path. It trusts them only when they are still the path's: its set is the
 /// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
-/// (`PathObservationBase.intermediatesInFlight`, which the other links count from `willChange`).
+/// (`PathObservationBase.hasChangesInFlight`, which the other links count from `willChange`).
 /// Otherwise the path is evaluated.
 ///
 /// While a change is in flight the path may not read this property at the moment, so a set of it
@@ -281,7 +281,7 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
 
     /// Whether another change of the path is in flight.
     private var changesInFlight: Bool {
-        observation.intermediatesInFlight.load(ordering: .acquiring) != 0
+        observation.hasChangesInFlight.load(ordering: .acquiring)
     }
 
     /// Whether sets of its property run the `willChange` pass (see above).

@@ -322,7 +322,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// starts without). Lock order: this lock, then a list's.
     private func pendingDidChange(relinked: Bool = false) {
         let inFlight = pending.inFlight
-        intermediatesInFlight.store(Int32(clamping: inFlight), ordering: .releasing)
+        hasChangesInFlight.store(inFlight != 0, ordering: .releasing)
         let hears = inFlight != 0
         guard hears != leafHearsWillChange || (relinked && hears) else { return }
         leafHearsWillChange = hears

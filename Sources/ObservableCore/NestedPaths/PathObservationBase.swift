@@ -13,10 +13,10 @@ import Synchronization
 @usableFromInline
 class PathObservationBase: ListEntry, @unchecked Sendable {
     // The small fields, declared together so that they share one word.
-    /// Changes of the path's dependencies that have begun (their `willChange` reached a link) and are
-    /// not yet handled (the path evaluated and re-linked). While there are any, the path may already
+    /// Whether changes of the path's dependencies have begun (their `willChange` reached a link) and
+    /// are not yet handled (the path evaluated and re-linked). While some are, the path may already
     /// have moved off the object of its last property's link.
-    final let intermediatesInFlight = Atomic<Int32>(0)
+    final let hasChangesInFlight = Atomic<Bool>(false)
     /// Whether the path's last property's link may deliver with `plan.leafDelivery` (see
     /// `PathProof`): the plan has one and `.prior` was not asked for.
     final let deliversLeafChanges: Bool

@@ -4,34 +4,40 @@ import Synchronization
 /// cancellations, the key path table, a controller's table, a path observation's links; a set never
 /// takes one). Same rule as `Lock`: never run user code while holding it.
 ///
-/// On Apple platforms it is `Synchronization.Mutex` (`os_unfair_lock`), which costs the same as a spin
-/// lock uncontended and lets the kernel boost a preempted holder of lower priority, where spinning
-/// would invert priorities. On Linux it is a compare-and-swap spin lock on inlined atomics (one atomic
-/// operation to take it, one store to give it back, where a pthread mutex costs two calls, and
-/// ThreadSanitizer sees its ordering, which it does not for `Mutex` there); its sections are a few
-/// instructions, so it is faster than a pthread mutex there, contended too.
+/// One byte, inline in its owner: `locked`, and `parked` while a thread waits. Taking and giving it
+/// back uncontended is one compare-and-swap each. A thread that finds it taken sets `parked` and
+/// blocks in the kernel (`Parking`, at the lock's address); the holder, seeing `parked`, gives the
+/// lock back and wakes them, and they try again (a thread arriving meanwhile may take it first), or,
+/// when its `Parking` bucket says a waiter is due, hands the lock over (`handedOver`) to the first of
+/// them to wake, so that none starves. Never spins. Assumes the lock's address is the same for every thread that takes it (a noncopyable value
+/// stored in an object keeps its address). Proved by `ShortLockTests`, and `StressTests` and
+/// `ConcurrencyTests` under ThreadSanitizer (which sees the atomics and `Parking`'s pthreads).
 struct ShortLock: ~Copyable, @unchecked Sendable {
-    #if canImport(Darwin)
-    private let mutex = Mutex(())
+    private let state = Atomic<UInt8>(0)
+    private static var locked: UInt8 { 1 }
+    private static var parked: UInt8 { 2 }
+    /// Set with `locked` by a holder that hands the lock to a parked thread: the first to see it owns
+    /// the lock.
+    private static var handedOver: UInt8 { 4 }
+
+    init() {}
 
     @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try mutex.withLock { _ in try body() }
-    }
-    #else
-    private let locked = Atomic<Bool>(false)
-
-    @inline(__always)
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        if _ShortLockChoice.spins {
+            spinLock()
+            defer { state.store(0, ordering: .releasing) }
+            return try body()
+        }
         lock()
-        defer { locked.store(false, ordering: .releasing) }
+        defer { unlock() }
         return try body()
     }
 
     @inline(__always)
     private func lock() {
-        if locked.compareExchange(
-            expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
+        if state.compareExchange(
+            expected: 0, desired: Self.locked, successOrdering: .acquiring, failureOrdering: .relaxed
         ).exchanged {
             return
         }
@@ -40,14 +46,83 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
 
     @inline(never)
     private func lockContended() {
+        var current = state.load(ordering: .relaxed)
+        while true {
+            if current & Self.handedOver != 0 {
+                let (exchanged, now) = state.compareExchange(
+                    expected: current, desired: current & ~Self.handedOver, successOrdering: .acquiring,
+                    failureOrdering: .relaxed)
+                if exchanged { return }
+                current = now
+                continue
+            }
+            if current & Self.locked == 0 {
+                let (exchanged, now) = state.compareExchange(
+                    expected: current, desired: current | Self.locked, successOrdering: .acquiring,
+                    failureOrdering: .relaxed)
+                if exchanged { return }
+                current = now
+                continue
+            }
+            if current & Self.parked == 0 {
+                let (exchanged, now) = state.compareExchange(
+                    expected: current, desired: current | Self.parked, ordering: .relaxed)
+                if !exchanged {
+                    current = now
+                    continue
+                }
+            }
+            // Asleep while it is taken and `parked` is set: the holder then wakes this thread.
+            withUnsafePointer(to: self) { address in
+                Parking.wait(at: address) { state.load(ordering: .relaxed) == Self.locked | Self.parked }
+            }
+            current = state.load(ordering: .relaxed)
+        }
+    }
+
+    @inline(__always)
+    private func unlock() {
+        if state.compareExchange(
+            expected: Self.locked, desired: 0, successOrdering: .releasing, failureOrdering: .relaxed
+        ).exchanged {
+            return
+        }
+        unlockContended()
+    }
+
+    /// Gives the lock back, or hands it over when a waiter is due, and wakes every thread parked on
+    /// it: each tries again, and parks again if it loses (setting `parked` anew).
+    @inline(never)
+    private func unlockContended() {
+        withUnsafePointer(to: self) { address in
+            Parking.wakeAll(at: address) { isWaiterDue in
+                state.store(isWaiterDue ? Self.locked | Self.parked | Self.handedOver : 0, ordering: .releasing)
+            }
+        }
+    }
+
+    // The spin lock this replaces, kept for one measurement against it (`Benchmarks --locks`).
+    @inline(__always)
+    private func spinLock() {
+        if state.compareExchange(
+            expected: 0, desired: Self.locked, successOrdering: .acquiring, failureOrdering: .relaxed
+        ).exchanged {
+            return
+        }
         var backoff = Backoff()
-        while locked.load(ordering: .relaxed)
-            || !locked.compareExchange(
-                expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
+        while state.load(ordering: .relaxed) != 0
+            || !state.compareExchange(
+                expected: 0, desired: Self.locked, successOrdering: .acquiring, failureOrdering: .relaxed
             ).exchanged
         {
             backoff.pause()
         }
     }
-    #endif
+}
+
+/// Which lock `ShortLock` is, for one measurement of the spin lock against its replacement in one
+/// run (`Benchmarks --locks`); set only while no lock is held. Not for use.
+@_spi(Benchmarks)
+public enum _ShortLockChoice {
+    nonisolated(unsafe) public static var spins = false
 }

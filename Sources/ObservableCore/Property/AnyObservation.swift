@@ -11,19 +11,24 @@ import Synchronization
 /// `cancelling`, and everything that could release an observation's last owner (the end of its
 /// observed object, a path whose dependencies are gone) first ends it through `claimEnd`, which
 /// waits while a cancellation is claimed. So a claimed observation is alive until the canceller has
-/// retained it and set `state` to `0` (a few instructions; no lock, no user code in between).
+/// retained it and set `state` to `0` (a few instructions; no lock, no user code in between). A
+/// thread that must wait says so in `state` (`cancellingAwaited`) and blocks (`Parking`), and the
+/// canceller wakes it.
 /// Invariant: `state` is `0` before the last owning reference to an observation is released.
 ///
 /// Why not a `weak` reference from the token: the first weak reference to an object allocates a side
 /// table and moves the object's reference counts into it, which would weigh on every observe + cancel.
 @usableFromInline
 class AnyObservation: @unchecked Sendable {
-    /// `1` while active, `cancelling` while a token cancels it, `0` once ended (cancelled, or its
-    /// observed object deallocated). One byte, so that the subclasses' small fields share its word.
+    /// `1` while active, `cancelling` (or `cancellingAwaited`) while a token cancels it, `0` once
+    /// ended (cancelled, or its observed object deallocated). One byte, so that the subclasses' small
+    /// fields share its word.
     @usableFromInline
     final let state: Atomic<UInt8>
 
     @inlinable static var cancelling: UInt8 { 2 }
+    /// `cancelling`, and a thread waits for the cancellation to end (parked, see `Parking`).
+    static var cancellingAwaited: UInt8 { 3 }
 
     /// Which API made the observation, for descriptions only. Set before the observation is
     /// registered (published), never after. One byte, beside `state`.
@@ -60,7 +65,9 @@ class AnyObservation: @unchecked Sendable {
     /// For a token, after `claimCancel` succeeded and with the observation retained: ends it and
     /// undoes its registration.
     final func finishCancel() {
-        state.store(0, ordering: .releasing)
+        if state.exchange(0, ordering: .releasing) == Self.cancellingAwaited {
+            Parking.wakeAll(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) { _ in }
+        }
         didCancel()
     }
 
@@ -81,11 +88,10 @@ class AnyObservation: @unchecked Sendable {
     /// holds a cancellation claim (a few instructions).
     private final func claim(settingTo newState: UInt8) -> Bool {
         var current = state.load(ordering: .acquiring)
-        var backoff = Backoff()
         while true {
             if current == 0 { return false }
-            if current == Self.cancelling {
-                backoff.pause()
+            if current == Self.cancelling || current == Self.cancellingAwaited {
+                waitForCancellation(seen: current)
                 current = state.load(ordering: .acquiring)
                 continue
             }
@@ -93,6 +99,23 @@ class AnyObservation: @unchecked Sendable {
                 expected: current, desired: newState, ordering: .acquiringAndReleasing)
             if exchanged { return true }
             current = now
+        }
+    }
+
+    /// Blocks until the cancellation another thread claimed ends, having said so in `state` (from
+    /// `seen`), so that its `finishCancel` wakes this thread. Returns at once if `state` moved meanwhile.
+    @inline(never)
+    private final func waitForCancellation(seen: UInt8) {
+        if seen == Self.cancelling,
+            !state.compareExchange(
+                expected: Self.cancelling, desired: Self.cancellingAwaited, ordering: .acquiringAndReleasing
+            ).exchanged
+        {
+            return
+        }
+        Parking.wait(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+            let current = state.load(ordering: .acquiring)
+            return current == Self.cancelling || current == Self.cancellingAwaited
         }
     }
 

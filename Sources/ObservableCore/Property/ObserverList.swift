@@ -10,7 +10,7 @@ import Synchronization
 /// A set reads the list without its lock and without reference counting: it enters the `gate` as a
 /// reader, reads the published table, calls out, and leaves. Changes (registration, cancellation,
 /// the end) take the lock, then either change the table in place, when no set is reading (a set
-/// that begins meanwhile waits for them: a few instructions, never user code), or copy it, publish
+/// that begins meanwhile waits for the lock: a few instructions, never user code), or copy it, publish
 /// the copy and retire the old table, which the last reader to leave (or the next change) frees.
 /// `ReadGate` states the protocol. The lock never covers user code.
 @usableFromInline
@@ -60,11 +60,12 @@ final class ObserverList: @unchecked Sendable {
     }
 
     /// Out of line, and a method of the list rather than of its gate: a set then keeps only the
-    /// list's address in a register, not the gate's as well. On a watched list the set enters its
-    /// extent here.
+    /// list's address in a register, not the gate's as well. A change in place holds the lock until
+    /// it ends, so taking the lock waits for it, blocking; once the set counts as a reader, no other
+    /// change writes in place. On a watched list the set enters its extent here.
     @usableFromInline @inline(never)
     func waitForWriter() {
-        gate.waitForWriter()
+        if gate.isWriting { lock.withLock {} }
         if gate.isWatched { SetExtent.enter(ObjectIdentifier(self)) }
     }
 

@@ -49,22 +49,17 @@ struct ReadGate: ~Copyable {
     // MARK: Sets
 
     /// Counts a set as a reader of the published table and returns the set's stamp. When `mustWait`,
-    /// a change is writing the table in place, or the list is watched: call `waitForWriter()` (and
-    /// enter the set's extent) before reading it. One test for both, so an unwatched list's set pays
-    /// nothing for the watch.
+    /// a change is writing the table in place (wait for it while `isWriting`: it holds the list's
+    /// lock), or the list is watched (enter the set's extent) before reading it. One test for both,
+    /// so an unwatched list's set pays nothing for the watch.
     @inlinable
     func beginRead() -> (stamp: Int, mustWait: Bool) {
         let state = word.wrappingAdd(1 &+ Self.setBegun, ordering: .acquiring).newValue
         return (state & Self.stampMask, state & (Self.writing | Self.watched) != 0)
     }
 
-    /// Waits for a change in place to end: it takes a few instructions and calls nothing.
-    func waitForWriter() {
-        var backoff = Backoff()
-        while word.load(ordering: .acquiring) & Self.writing != 0 {
-            backoff.pause()
-        }
-    }
+    /// Whether a change is writing the published table in place.
+    var isWriting: Bool { word.load(ordering: .acquiring) & Self.writing != 0 }
 
     /// Ends a read; `true` when this was the last reader and tables were retired meanwhile (the
     /// caller then reclaims them), or when the list is watched (the caller leaves the set's extent).
