@@ -1,13 +1,12 @@
 import Dispatch
 import Foundation
-@_spi(Benchmarks) import ObservableCore
+import ObservableCore
 
 // `Benchmarks --locks`: 64 threads, more than this machine's cores, registering and cancelling
 // observations with a set in between, on one object (every registration takes that property's list
-// lock) and on an object each (only the process-wide tables are shared). For the spin lock the
-// library had on Linux and for the parking lock that replaced it, in rounds within one run: throughput, and
-// the slowest single observe + set + cancel (where a spinning waiter shows, when the holder was
-// preempted).
+// lock) and on an object each (only the process-wide tables are shared): throughput, the slowest
+// single observe + set + cancel, and the CPU time per operation (where a spinning waiter would show).
+// BENCHMARKS.md, "Locks under load", has the run that compared it with the spin lock it replaced.
 
 private final class LockedModel: KeyValueObservable, @unchecked Sendable {  // its one property is the point of the test
     @Observed var value = 0
@@ -70,31 +69,21 @@ func runLockContention(quick: Bool) {
     print("")
     print("observe + set + cancel, \(perThread) per thread; each cell: the median of \(rounds) rounds (the rounds)")
     print("")
-    print("| workload | lock | operations/s | slowest operation | CPU time per operation |")
-    print("| --- | --- | ---: | ---: | ---: |")
+    print("| workload | operations/s | slowest operation | CPU time per operation |")
+    print("| --- | ---: | ---: | ---: |")
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     for shared in [true, false] {
-        var measured: [Int: [(Double, UInt64, UInt64)]] = [:]
-        for _ in 0..<rounds {
-            for kind in 0..<2 {
-                _ShortLockChoice.spins = kind == 0
-                measured[kind, default: []].append(contend(threads: threads, perThread: perThread, shared: shared))
-            }
-        }
-        _ShortLockChoice.spins = false
-        for kind in 0..<2 {
-            let runs = measured[kind] ?? []
-            let throughputs = runs.map { Double(threads * perThread) / $0.0 }
-            let slowest = runs.map { Double($0.1) / 1e3 }
-            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-            let rate = throughputs.map { String(format: "%.0f", $0) }.joined(separator: ", ")
-            let worst = slowest.map { String(format: "%.0f", $0) }.joined(separator: ", ")
-            let cpu = runs.map { Double($0.2) / Double(threads * perThread) }
-            let cpuText = cpu.map { String(format: "%.2f", $0 / 1e3) }.joined(separator: ", ")
-            print(
-                "| \(shared ? "one object" : "an object each") | \(["spin lock (before)", "parking lock (now)"][kind]) | "
-                    + String(format: "%.0f", median(throughputs)) + " (\(rate)) | "
-                    + String(format: "%.0f µs", median(slowest)) + " (\(worst)) | "
-                    + String(format: "%.2f µs", median(cpu) / 1e3) + " (\(cpuText)) |")
-        }
+        let runs = (0..<rounds).map { _ in contend(threads: threads, perThread: perThread, shared: shared) }
+        let throughputs = runs.map { Double(threads * perThread) / $0.0 }
+        let slowest = runs.map { Double($0.1) / 1e3 }
+        let cpu = runs.map { Double($0.2) / Double(threads * perThread) }
+        let rate = throughputs.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+        let worst = slowest.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+        let cpuText = cpu.map { String(format: "%.2f", $0 / 1e3) }.joined(separator: ", ")
+        print(
+            "| \(shared ? "one object" : "an object each") | "
+                + String(format: "%.0f", median(throughputs)) + " (\(rate)) | "
+                + String(format: "%.0f µs", median(slowest)) + " (\(worst)) | "
+                + String(format: "%.2f µs", median(cpu) / 1e3) + " (\(cpuText)) |")
     }
 }

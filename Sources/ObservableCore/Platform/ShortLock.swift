@@ -24,11 +24,6 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
 
     @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        if _ShortLockChoice.spins {
-            spinLock()
-            defer { state.store(0, ordering: .releasing) }
-            return try body()
-        }
         lock()
         defer { unlock() }
         return try body()
@@ -100,29 +95,4 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
             }
         }
     }
-
-    // The spin lock this replaces, kept for one measurement against it (`Benchmarks --locks`).
-    @inline(__always)
-    private func spinLock() {
-        if state.compareExchange(
-            expected: 0, desired: Self.locked, successOrdering: .acquiring, failureOrdering: .relaxed
-        ).exchanged {
-            return
-        }
-        var backoff = Backoff()
-        while state.load(ordering: .relaxed) != 0
-            || !state.compareExchange(
-                expected: 0, desired: Self.locked, successOrdering: .acquiring, failureOrdering: .relaxed
-            ).exchanged
-        {
-            backoff.pause()
-        }
-    }
-}
-
-/// Which lock `ShortLock` is, for one measurement of the spin lock against its replacement in one
-/// run (`Benchmarks --locks`); set only while no lock is held. Not for use.
-@_spi(Benchmarks)
-public enum _ShortLockChoice {
-    nonisolated(unsafe) public static var spins = false
 }
