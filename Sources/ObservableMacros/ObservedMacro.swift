@@ -44,7 +44,7 @@ public struct ObservedMacro {
             }
             self.init(
                 property: identifier, storage: .identifier(Self.storage(of: text)),
-                slot: .identifier(Self.slot(of: text)),
+                slot: .identifier(declaration.hasStringKey ? Self.slot(of: text) : Self.hiddenSlot(of: text)),
                 registrar: ObservationBridge.registrar(for: text, in: container))
         }
 
@@ -52,6 +52,9 @@ public struct ObservedMacro {
         static func storage(of name: String) -> String { "_" + name }
         /// The slot of the property `name` (without backticks).
         static func slot(of name: String) -> String { "_$" + name }
+        /// The slot of a property `name` that no string key reaches: a key is a property name,
+        /// which cannot begin with `$`, so no key finds it.
+        static func hiddenSlot(of name: String) -> String { "_$$" + name }
 
         init(property: TokenSyntax, storage: TokenSyntax, slot: TokenSyntax, registrar: TokenSyntax) {
             self.property = property

@@ -1,7 +1,7 @@
 import SwiftDiagnostics
 import SwiftSyntax
 
-/// The arguments of `@Observed(skipsEqualValues:notifiesAutomatically:)`, read from the attribute.
+/// The arguments of `@Observed(skipsEqualValues:notifiesAutomatically:stringKey:)`, read from the attribute.
 ///
 /// The compiler has already type-checked them against the macro's declaration (labels, order,
 /// `Bool`); what it cannot check is that they are literals, which the expansion needs to know.
@@ -15,6 +15,9 @@ struct ObservedOptions {
     /// declares its own `access(keyPath:)` or `withMutation(keyPath:_:)`: the accessors call them
     /// rather than leaving Observation's calls to the slot (see `ObservationCalls`).
     var callsClassMembers = false
+    /// `stringKey:` as written: whether a string key path reaches the property, `nil` when the
+    /// declared access decides (`VariableDeclSyntax.hasStringKey`).
+    var stringKey: Bool?
 
     /// The options and what is wrong with them, anchored on the offending argument.
     static func parse(_ attribute: AttributeSyntax) -> (ObservedOptions, [Diagnostic]) {
@@ -34,6 +37,7 @@ struct ObservedOptions {
             case "skipsEqualValues": options.skipsEqualValues = value
             case "notifiesAutomatically": options.notifiesAutomatically = value
             case "callsClassMembers": options.callsClassMembers = value
+            case "stringKey": options.stringKey = value
             default: break
             }
         }

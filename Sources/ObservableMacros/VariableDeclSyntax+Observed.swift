@@ -18,6 +18,21 @@ extension VariableDeclSyntax {
         modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
     }
 
+    /// Whether a string key path reaches the property: `@Observed(stringKey:)` if written, else
+    /// whether it is declared `internal` or wider (a restricted setter, `private(set)`, aside).
+    var hasStringKey: Bool {
+        for element in attributes {
+            guard case .attribute(let attribute) = element,
+                attribute.attributeName.textWithoutTrivia.split(separator: ".").last == "Observed"
+            else { continue }
+            if let chosen = ObservedOptions.parse(attribute).0.stringKey { return chosen }
+        }
+        return !modifiers.contains { modifier in
+            modifier.detail == nil
+                && (modifier.name.tokenKind == .keyword(.private) || modifier.name.tokenKind == .keyword(.fileprivate))
+        }
+    }
+
     /// Whether one of `names` is written as an attribute, with or without its module
     /// (`@Observed`, `@ObservableCore.Observed`).
     func hasAttribute(named names: Set<String>) -> Bool {

@@ -5,16 +5,20 @@ import SwiftSyntaxMacroExpansion
 import Testing
 
 /// The macro's side of the naming contract (Design.md, "The macro and the runtime agree on names"):
-/// for a property `name`, the storage is `_name` and the slot `_$name`, backticks dropped. The
+/// for a property `name`, the storage is `_name` and the slot `_$name` (`_$$name` when no string key
+/// reaches it), backticks dropped. The
 /// runtime's `NamingContractTests` checks that reflection finds exactly these fields.
 @Suite("The names the macro gives storage and slot")
 struct NamingContractTests {
     @Test(
-        "storage _name and slot _$name, for plain, backticked and weak properties",
+        "storage _name and slot _$name (_$$name if private or fileprivate), for plain, backticked, weak and restricted properties",
         arguments: [
-            ("var name = \"\"", "name"), ("var `default` = false", "default"), ("weak var owner: Tag?", "owner"),
+            ("var name = \"\"", "name", "_$"), ("var `default` = false", "default", "_$"),
+            ("weak var owner: Tag?", "owner", "_$"), ("public private(set) var total = 0", "total", "_$"),
+            ("private var secret = 0", "secret", "_$$"), ("fileprivate var near = 0", "near", "_$$"),
+            ("private(set) var count = 0", "count", "_$"),
         ])
-    func peerNames(declaration: String, property: String) throws {
+    func peerNames(declaration: String, property: String, slotPrefix: String) throws {
         let source: DeclSyntax = "final class Tag {\n    @Observed \(raw: declaration)\n}"
         let container = try #require(source.as(ClassDeclSyntax.self))
         let variable = try #require(container.memberBlock.members.first?.decl.as(VariableDeclSyntax.self))
@@ -27,6 +31,29 @@ struct NamingContractTests {
             Parser.parse(source: $0.description).statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first?
                 .pattern.trimmedDescription
         }
-        #expect(names == ["_" + property, "_$" + property])
+        #expect(names == ["_" + property, slotPrefix + property])
+    }
+
+    @Test(
+        "stringKey: true opts a private property in, false keeps an internal one out",
+        arguments: [
+            ("@Observed(stringKey: true) private var draft = 0", "_$draft"),
+            ("@Observed(stringKey: false) var audit = 0", "_$$audit"),
+            ("@Observed(skipsEqualValues: true, stringKey: true) fileprivate var near = 0", "_$near"),
+            ("@ObservableCore.Observed(stringKey: false) public var total = 0", "_$$total"),
+        ])
+    func optedSlotNames(declaration: String, slot: String) throws {
+        let source: DeclSyntax = "final class Tag {\n    \(raw: declaration)\n}"
+        let container = try #require(source.as(ClassDeclSyntax.self))
+        let variable = try #require(container.memberBlock.members.first?.decl.as(VariableDeclSyntax.self))
+        let attribute = try #require(variable.attributes.first?.as(AttributeSyntax.self))
+        let peers = try ObservedMacro.expansion(
+            of: attribute, providingPeersOf: variable,
+            in: BasicMacroExpansionContext(lexicalContext: [Syntax(container)]))
+        let names = peers.compactMap {
+            Parser.parse(source: $0.description).statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first?
+                .pattern.trimmedDescription
+        }
+        #expect(names.last == slot)
     }
 }

@@ -30,9 +30,15 @@
 ///   (or ``KeyValueObservable/notifyingChange(of:_:)``), like Cocoa's
 ///   `automaticallyNotifiesObservers(forKey:)` returning `false`.
 ///
+/// - `stringKey:`: whether a string key path (``KeyValueObservable/observe(keyPath:options:_:)``)
+///   reaches the property. Omitted, its declared access decides: `internal` or wider (a
+///   `private(set)` setter included) yes, `private` and `fileprivate` no. `true` opts a `private`
+///   or `fileprivate` property in, `false` keeps a wider one out.
+///
 /// ```swift
 /// @Observed(skipsEqualValues: true) var status = Status.idle
 /// @Observed(notifiesAutomatically: false) var balance = 0
+/// @Observed(stringKey: true) private var draft = ""
 /// ```
 ///
 /// On an `override var` (with a type annotation, no initial value and no observers) it makes a
@@ -45,12 +51,13 @@
 /// with ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` or
 /// ``ObservedChangeKind/replacement`` and ``ObservedChange/indexes``.
 ///
-/// The macro generates the peers `_name` (storage) and `_$name` (observer slot), and `__$name` for
-/// types declared inside the property's `willSet`/`didSet` (which move there); a class member with
-/// one of those names conflicts with it.
+/// The macro generates the peers `_name` (storage) and `_$name` (observer slot; `_$$name` for a
+/// property no string key reaches), and `__$name` for types declared inside the property's
+/// `willSet`/`didSet` (which move there); a class member with one of those names conflicts with it.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
-@attached(peer, names: prefixed(_), prefixed(`_$`), prefixed(`__$`), prefixed(`_$observationRegistrar_`))
-public macro Observed(skipsEqualValues: Bool = false, notifiesAutomatically: Bool = true) =
+@attached(
+    peer, names: prefixed(_), prefixed(`_$`), prefixed(`_$$`), prefixed(`__$`), prefixed(`_$observationRegistrar_`))
+public macro Observed(skipsEqualValues: Bool = false, notifiesAutomatically: Bool = true, stringKey: Bool? = nil) =
     #externalMacro(module: "ObservableMacros", type: "ObservedMacro")
 
 /// What `@KeyValueObservable` marks a property of its class with: `@Observed`'s accessors, whose

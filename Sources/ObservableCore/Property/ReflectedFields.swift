@@ -35,6 +35,8 @@ struct ReflectedFields: Sendable {
         let storageIsExistential: Bool
         /// The class whose field `storageName` is: a subclass may declare a field of the same name.
         let storageClass: AnyClass
+        /// Whether a string key reaches the property (its slot is `_$name`, not `_$$name`).
+        let hasStringKey: Bool
     }
 
     /// One class's own fields.
@@ -49,30 +51,37 @@ struct ReflectedFields: Sendable {
     /// Offsets of the class's `@Observed` slots (`_$name` fields), superclasses' included.
     let slotOffsets: [Int]
 
-    /// The field `name` of the class or of its nearest superclass that has one.
-    func storedField(named name: String) -> Field? {
-        levels.lazy.compactMap { $0.fields[name] }.first
-    }
-
     /// The `@Observed` property `key` as the class's accessors see it: the slot of the most derived
     /// class that declares one, paired with that class's own storage (or, for an `@Observed
     /// override`, the nearest superclass's property of that name). A field that merely has the
     /// storage's name in another class is never taken for it.
-    func observedProperty(_ key: String) -> ObservedProperty? {
-        let slotName = ObservedNames.slot(of: key)
+    ///
+    /// A string key (`keyed`) finds only a property that a string key reaches; the runtime's own
+    /// lookups (`keyed: false`) find every one.
+    func observedProperty(_ key: String, keyed: Bool = false) -> ObservedProperty? {
         let storageName = ObservedNames.storage(of: key)
-        guard let index = levels.firstIndex(where: { $0.fields[slotName] != nil }) else { return nil }
-        let slot = levels[index].fields[slotName]!
+        let slotNames = keyed ? [ObservedNames.slot(of: key)] : ObservedNames.slots(of: key)
+        func slot(in level: Level) -> (Field, hasStringKey: Bool)? {
+            for name in slotNames {
+                if let field = level.fields[name] { return (field, name == ObservedNames.slot(of: key)) }
+            }
+            return nil
+        }
+        guard !keyed || ObservedNames.isPropertyName(key),
+            let index = levels.firstIndex(where: { slot(in: $0) != nil })
+        else { return nil }
+        let (slotField, hasStringKey) = slot(in: levels[index])!
         func property(_ level: Level, _ name: String) -> ObservedProperty? {
             level.fields[name].map {
                 ObservedProperty(
-                    slotOffset: slot.offset, storageName: name, storageType: $0.type, storageOffset: $0.offset,
-                    storageIsStrong: $0.isStrong, storageIsExistential: $0.isExistential, storageClass: level.type)
+                    slotOffset: slotField.offset, storageName: name, storageType: $0.type, storageOffset: $0.offset,
+                    storageIsStrong: $0.isStrong, storageIsExistential: $0.isExistential, storageClass: level.type,
+                    hasStringKey: hasStringKey)
             }
         }
         if let own = property(levels[index], storageName) { return own }
         for level in levels[(index + 1)...] {
-            if level.fields[slotName] != nil, let observed = property(level, storageName) { return observed }
+            if slot(in: level) != nil, let observed = property(level, storageName) { return observed }
             if let plain = property(level, key) { return plain }
         }
         return nil
@@ -123,16 +132,25 @@ struct ReflectedFields: Sendable {
 }
 
 /// The names `@Observed` gives the members it generates for a property `name`: its storage `_name`
-/// and its slot `_$name`. The macro spells them in `ObservedMacro.Names`; `NamingContractTests`, in
-/// each test target, checks its side (Design.md, "The macro and the runtime agree on names").
+/// and its slot, `_$name` when a string key reaches the property and `_$$name` when none does. The
+/// macro spells them in `ObservedMacro.Names`; `NamingContractTests`, in each test target, checks
+/// its side (Design.md, "The macro and the runtime agree on names").
 enum ObservedNames {
     static func storage(of property: String) -> String { "_" + property }
     static func slot(of property: String) -> String { slotPrefix + property }
+    static func hiddenSlot(of property: String) -> String { slotPrefix + "$" + property }
+    /// Both names the slot of `property` may have.
+    static func slots(of property: String) -> [String] { [slot(of: property), hiddenSlot(of: property)] }
 
     /// The property whose slot `field` is, or `nil` when it is not named as a slot.
     static func property(ofSlot field: String) -> String? {
-        field.hasPrefix(slotPrefix) ? String(field.dropFirst(slotPrefix.count)) : nil
+        guard field.hasPrefix(slotPrefix) else { return nil }
+        let rest = field.dropFirst(slotPrefix.count)
+        return String(rest.first == "$" ? rest.dropFirst() : rest)
     }
+
+    /// Whether `key` can name a property: a key beginning with `$` would name a hidden slot.
+    static func isPropertyName(_ key: String) -> Bool { !key.isEmpty && !key.hasPrefix("$") }
 
     private static let slotPrefix = "_$"
 }

@@ -10,10 +10,12 @@ public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvert
     public enum Reason: Sendable, Hashable {
         /// The path is empty, or one of its components is (`"address..city"`, `"name."`).
         case emptyComponent
-        /// The type has no stored property of that name (or it is computed: those have no string key).
+        /// No string key of that name: the type has no `@Observed` property of that name that a
+        /// string key reaches (one declared `internal` or wider, or opted in with
+        /// `@Observed(stringKey: true)`). A property that is hidden, computed or not `@Observed`
+        /// gives this same error as a name the type does not have, so that a client cannot tell them
+        /// apart.
         case unknownKey
-        /// The property exists but is not `@Observed`.
-        case notObservable
         /// The component follows a value that is not an object with properties to observe
         /// (`"name.count"`: a `String` has none).
         case notAnObject
@@ -44,8 +46,7 @@ public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvert
         let detail =
             switch reason {
             case .emptyComponent: "empty key in \(typeName) (components are separated by single dots)"
-            case .unknownKey: "\(typeName) has no stored property '\(key)'"
-            case .notObservable: "'\(key)' of \(typeName) is not @Observed"
+            case .unknownKey: "\(typeName) has no property '\(key)' that a string key reaches"
             case .notAnObject:
                 "'\(key)' cannot be looked up in \(typeName): it is not a class with @Observed properties"
             case .customReflection:

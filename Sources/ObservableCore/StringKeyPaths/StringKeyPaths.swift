@@ -6,7 +6,9 @@ extension KeyValueObservable {
     /// `try person.observe(keyPath: "address.city") { person, change in … }`.
     ///
     /// Each component names an `@Observed` stored property (including one declared in a superclass),
-    /// found by reflection: no table to write or keep in sync. The semantics are those of the typed
+    /// found by reflection: no table to write or keep in sync. A key reaches only what code outside
+    /// the type could read: a property declared `internal` or wider, or one opted in with
+    /// `@Observed(stringKey: true)`; any other name throws as a missing one does. The semantics are those of the typed
     /// ``observe(_:options:_:)`` with the same path: every component is a trigger, replacing an
     /// intermediate object re-wires the observation, a `nil` intermediate gives a `nil` value. The
     /// values arrive as `Any` (``KeyedChange``).
@@ -18,7 +20,7 @@ extension KeyValueObservable {
     /// do {
     ///     let token = try person.observe(keyPath: "adress.city") { _, change in print(change) }
     /// } catch {
-    ///     print(error)   // "adress.city": Person has no stored property 'adress'
+    ///     print(error)   // "adress.city": Person has no property 'adress' that a string key reaches
     /// }
     /// ```
     ///
@@ -66,9 +68,10 @@ struct StringKeyPath: Sendable {
             if objectType is CustomReflectable.Type, !showsObservedProperties(objectType) {
                 throw fail(.customReflection)
             }
-            let fields = ReflectedFields.of(objectType)
-            guard let property = fields.observedProperty(key) else {
-                throw fail(fields.storedField(named: key) == nil ? .unknownKey : .notObservable)
+            // A property no string key reaches, a stored property that is not `@Observed`, and a
+            // name the type does not have are one error: a client cannot probe for hidden names.
+            guard let property = ReflectedFields.of(objectType).observedProperty(key, keyed: true) else {
+                throw fail(.unknownKey)
             }
             if position < components.count - 1 { type = unwrappedOptionalType(property.storageType) }
             last = property
@@ -123,7 +126,9 @@ struct StringKeyPath: Sendable {
     func value(of root: AnyObject) -> Any? {
         var object = root
         for (position, key) in components.enumerated() {
-            guard let property = ReflectedFields.of(type(of: object)).observedProperty(key) else { return nil }
+            guard let property = ReflectedFields.of(type(of: object)).observedProperty(key, keyed: true) else {
+                return nil
+            }
             if let frame = TrackingFrame.current {
                 frame.record(object, ListSlot.at(property.slotOffset, in: object).pointee.observers(), nil)
             }
