@@ -53,8 +53,7 @@ struct ControllerStringKeyPathTests {
         ) {
             try view.observations.observe(person, keyPath: "adress.city") { view, _, _ in view.log.append("heard") }
         }
-        #expect(throws: StringKeyPathError(reason: .unknownKey, key: "scratch", typeName: "Person", path: "scratch"))
-        {
+        #expect(throws: StringKeyPathError(reason: .unknownKey, key: "scratch", typeName: "Person", path: "scratch")) {
             try view.observations.observe(person, keyPath: "scratch") { view, _, _ in view.log.append("heard") }
         }
         person.name = "Bo"

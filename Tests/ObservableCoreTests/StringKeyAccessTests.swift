@@ -139,8 +139,9 @@ struct StringKeyAccessTests {
     @Test("through a base-typed reference, the dynamic type's properties, refused ones as well")
     func baseTypedReference() {
         let vault: Vault = SubVault()
-        #expect(throws: StringKeyPathError(reason: .unknownKey, key: "subSecret", typeName: "SubVault", path: "subSecret"))
-        {
+        #expect(
+            throws: StringKeyPathError(reason: .unknownKey, key: "subSecret", typeName: "SubVault", path: "subSecret")
+        ) {
             _ = try vault.observe(keyPath: "subSecret") { _, _ in }
         }
         #expect(throws: Never.self) { _ = try vault.observe(keyPath: "extra") { _, _ in } }
@@ -215,7 +216,9 @@ struct StringKeyAccessTests {
         vault.setAll(6)
         #expect(typed == [6])
         #expect(
-            names == ["plain", "open", "shared", "readable", "alsoReadable", "secret", "fileSecret", "optedIn", "optedOut"])
+            names == [
+                "plain", "open", "shared", "readable", "alsoReadable", "secret", "fileSecret", "optedIn", "optedOut",
+            ])
         withExtendedLifetime((token, whole)) {}
     }
 }
