@@ -14,6 +14,8 @@
 struct ReflectedFields: Sendable {
     struct Field: Sendable {
         let offset: Int
+        /// The field's position among its class's own fields, as its `Mirror` lists them.
+        let index: Int
         let type: Any.Type
         /// Whether the field holds what it stores strongly: not `weak`, not `unowned`.
         let isStrong: Bool
@@ -29,6 +31,8 @@ struct ReflectedFields: Sendable {
         let storageName: String
         let storageType: Any.Type
         let storageOffset: Int
+        /// The storage's position among `storageClass`'s own fields (`Mirror`'s children).
+        let storageIndex: Int
         /// Whether the storage holds its value strongly (not `weak`, not `unowned`).
         let storageIsStrong: Bool
         /// Whether the storage's type is an existential.
@@ -75,7 +79,7 @@ struct ReflectedFields: Sendable {
             level.fields[name].map {
                 ObservedProperty(
                     slotOffset: slotField.offset, storageName: name, storageType: $0.type, storageOffset: $0.offset,
-                    storageIsStrong: $0.isStrong, storageIsExistential: $0.isExistential, storageClass: level.type,
+                    storageIndex: $0.index, storageIsStrong: $0.isStrong, storageIsExistential: $0.isExistential, storageClass: level.type,
                     hasStringKey: hasStringKey)
             }
         }
@@ -105,17 +109,17 @@ struct ReflectedFields: Sendable {
         // The runtime lists a class's fields after its superclasses' (and `_forEachField` lists them
         // all): this class's own are those past its superclass's count.
         let superclass = _getSuperclass(type).map(Self.of)
+        let inherited = superclass?.fieldCount ?? 0
         var all: [(String, Field)] = []
         let classType = _EachFieldOptions(rawValue: 1 << 0)  // `.classType`: `type` is a class
         _forEachField(of: type, options: classType) {
             name, offset, fieldType, kind in
             let field = Field(
-                offset: offset, type: fieldType, isStrong: FieldOwnership.isStrong(type, index: all.count),
-                isExistential: kind == .existential)
+                offset: offset, index: all.count - inherited, type: fieldType,
+                isStrong: FieldOwnership.isStrong(type, index: all.count), isExistential: kind == .existential)
             all.append((String(cString: name), field))
             return true
         }
-        let inherited = superclass?.fieldCount ?? 0
         let own = all.dropFirst(inherited)
         let level = Level(type: type, fields: Dictionary(own.map { $0 }, uniquingKeysWith: { first, _ in first }))
         // The runtime reports a noncopyable field's type as `()`.

@@ -145,16 +145,21 @@ struct StringKeyPath: Sendable {
     }
 
     /// The stored value of `property` (named `key`), read through `Mirror`, which reads `weak` and
-    /// `unowned` storage correctly: at the level of the class that stores it, by its storage name, or
-    /// by `key` in the mirror `@KeyValueObservable` wrote.
+    /// `unowned` storage correctly: at the level of the class that stores it, the storage's child
+    /// alone (a mirror's children are made one at a time, and another field may be an `unowned`
+    /// reference whose object is gone, which must not be read), or by `key` in the mirror
+    /// `@KeyValueObservable` wrote.
     private func storedValue(_ property: ReflectedFields.ObservedProperty, key: String, of object: AnyObject) -> Any? {
         let owner: AnyClass = property.storageClass
         var mirror: Mirror? = Mirror(reflecting: object)
         while let current = mirror, current.subjectType != owner {
             mirror = current.superclassMirror
         }
-        let label = showsObservedProperties(owner) ? key : property.storageName
-        return mirror?.children.first(where: { $0.label == label })?.value
+        guard let children = mirror?.children else { return nil }
+        if showsObservedProperties(owner) { return children.first(where: { $0.label == key })?.value }
+        guard property.storageIndex < children.count else { return nil }
+        let child = children[children.index(children.startIndex, offsetBy: property.storageIndex)]
+        return child.label == property.storageName ? child.value : nil
     }
 }
 
