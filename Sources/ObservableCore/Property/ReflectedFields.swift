@@ -79,7 +79,8 @@ struct ReflectedFields: Sendable {
             level.fields[name].map {
                 ObservedProperty(
                     slotOffset: slotField.offset, storageName: name, storageType: $0.type, storageOffset: $0.offset,
-                    storageIndex: $0.index, storageIsStrong: $0.isStrong, storageIsExistential: $0.isExistential, storageClass: level.type,
+                    storageIndex: $0.index, storageIsStrong: $0.isStrong, storageIsExistential: $0.isExistential,
+                    storageClass: level.type,
                     hasStringKey: hasStringKey)
             }
         }
