@@ -64,11 +64,11 @@ struct ReflectedFields: Sendable {
     /// lookups (`keyed: false`) find every one.
     func observedProperty(_ key: String, keyed: Bool = false) -> ObservedProperty? {
         let storageName = ObservedNames.storage(of: key)
-        let slotNames = keyed ? [ObservedNames.slot(of: key)] : ObservedNames.slots(of: key)
+        let keyedSlot = ObservedNames.slot(of: key)
+        let hiddenSlot = keyed ? nil : ObservedNames.hiddenSlot(of: key)
         func slot(in level: Level) -> (Field, hasStringKey: Bool)? {
-            for name in slotNames {
-                if let field = level.fields[name] { return (field, name == ObservedNames.slot(of: key)) }
-            }
+            if let field = level.fields[keyedSlot] { return (field, true) }
+            if let hiddenSlot, let field = level.fields[hiddenSlot] { return (field, false) }
             return nil
         }
         guard !keyed || ObservedNames.isPropertyName(key),
@@ -144,8 +144,6 @@ enum ObservedNames {
     static func storage(of property: String) -> String { "_" + property }
     static func slot(of property: String) -> String { slotPrefix + property }
     static func hiddenSlot(of property: String) -> String { slotPrefix + "$" + property }
-    /// Both names the slot of `property` may have.
-    static func slots(of property: String) -> [String] { [slot(of: property), hiddenSlot(of: property)] }
 
     /// The property whose slot `field` is, or `nil` when it is not named as a slot.
     static func property(ofSlot field: String) -> String? {
