@@ -6,8 +6,8 @@ import Testing
 
 /// The macro's side of the naming contract (Design.md, "The macro and the runtime agree on names"):
 /// for a property `name`, the storage is `_name` and the slot `_$name` (`_$$name` when no string key
-/// reaches it), backticks dropped. The
-/// runtime's `NamingContractTests` checks that reflection finds exactly these fields.
+/// reaches it), backticks dropped. The runtime's `NamingContractTests` checks that reflection finds
+/// exactly these fields.
 @Suite("The names the macro gives storage and slot")
 struct NamingContractTests {
     @Test(
@@ -19,19 +19,7 @@ struct NamingContractTests {
             ("private(set) var count = 0", "count", "_$"),
         ])
     func peerNames(declaration: String, property: String, slotPrefix: String) throws {
-        let source: DeclSyntax = "final class Tag {\n    @Observed \(raw: declaration)\n}"
-        let container = try #require(source.as(ClassDeclSyntax.self))
-        let variable = try #require(container.memberBlock.members.first?.decl.as(VariableDeclSyntax.self))
-        let attribute = try #require(variable.attributes.first?.as(AttributeSyntax.self))
-        let peers = try ObservedMacro.expansion(
-            of: attribute, providingPeersOf: variable,
-            in: BasicMacroExpansionContext(lexicalContext: [Syntax(container)]))
-        // Read as the compiler reads an expansion: its text, parsed.
-        let names = peers.compactMap {
-            Parser.parse(source: $0.description).statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first?
-                .pattern.trimmedDescription
-        }
-        #expect(names == ["_" + property, slotPrefix + property])
+        #expect(try Self.peerNames(of: "@Observed " + declaration) == ["_" + property, slotPrefix + property])
     }
 
     @Test(
@@ -43,6 +31,12 @@ struct NamingContractTests {
             ("@ObservableCore.Observed(stringKey: false) public var total = 0", "_$$total"),
         ])
     func optedSlotNames(declaration: String, slot: String) throws {
+        #expect(try Self.peerNames(of: declaration).last == slot)
+    }
+
+    /// The names of the variables `@Observed` declares beside `declaration` (attribute included), in
+    /// a class `Tag`, read as the compiler reads an expansion: its text, parsed.
+    private static func peerNames(of declaration: String) throws -> [String] {
         let source: DeclSyntax = "final class Tag {\n    \(raw: declaration)\n}"
         let container = try #require(source.as(ClassDeclSyntax.self))
         let variable = try #require(container.memberBlock.members.first?.decl.as(VariableDeclSyntax.self))
@@ -50,10 +44,9 @@ struct NamingContractTests {
         let peers = try ObservedMacro.expansion(
             of: attribute, providingPeersOf: variable,
             in: BasicMacroExpansionContext(lexicalContext: [Syntax(container)]))
-        let names = peers.compactMap {
+        return peers.compactMap {
             Parser.parse(source: $0.description).statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first?
                 .pattern.trimmedDescription
         }
-        #expect(names.last == slot)
     }
 }

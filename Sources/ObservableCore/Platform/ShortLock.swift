@@ -9,8 +9,8 @@ import Synchronization
 /// blocks in the kernel (`Parking`, at the lock's address); the holder, seeing `parked`, gives the
 /// lock back and wakes them, and they try again (a thread arriving meanwhile may take it first), or,
 /// when its `Parking` bucket says a waiter is due, hands the lock over (`handedOver`) to the first of
-/// them to wake, so that none starves. Never spins. Assumes the lock's address is the same for every thread that takes it (a noncopyable value
-/// stored in an object keeps its address). Proved by `ShortLockTests`, and `StressTests` and
+/// them to wake, so that none starves. Never spins. Assumes the lock's address is the same for every
+/// thread that takes it (a noncopyable value stored in an object keeps its address). Proved by `ShortLockTests`, and `StressTests` and
 /// `ConcurrencyTests` under ThreadSanitizer (which sees the atomics and `Parking`'s pthreads).
 struct ShortLock: ~Copyable, @unchecked Sendable {
     private let state = Atomic<UInt8>(0)
@@ -43,18 +43,9 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
     private func lockContended() {
         var current = state.load(ordering: .relaxed)
         while true {
-            if current & Self.handedOver != 0 {
+            if let owned = Self.owned(from: current) {
                 let (exchanged, now) = state.compareExchange(
-                    expected: current, desired: current & ~Self.handedOver, successOrdering: .acquiring,
-                    failureOrdering: .relaxed)
-                if exchanged { return }
-                current = now
-                continue
-            }
-            if current & Self.locked == 0 {
-                let (exchanged, now) = state.compareExchange(
-                    expected: current, desired: current | Self.locked, successOrdering: .acquiring,
-                    failureOrdering: .relaxed)
+                    expected: current, desired: owned, successOrdering: .acquiring, failureOrdering: .relaxed)
                 if exchanged { return }
                 current = now
                 continue
@@ -73,6 +64,14 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
             }
             current = state.load(ordering: .relaxed)
         }
+    }
+
+    /// The state that makes the lock this thread's from `state`: handed over to the first waiter to
+    /// see it, or free; `nil` while another thread holds it.
+    @inline(__always)
+    private static func owned(from state: UInt8) -> UInt8? {
+        if state & handedOver != 0 { return state & ~handedOver }
+        return state & locked == 0 ? state | locked : nil
     }
 
     @inline(__always)
