@@ -41,9 +41,8 @@ final class StoredPath: @unchecked Sendable {  // immutable
             let objectType: AnyClass = type(of: access.object)
             let fields = ReflectedFields.of(objectType)
             guard
-                let slotOffset = fields.slotOffsets.first(where: {
-                    ListSlot.at($0, in: access.object).pointee.holds(access.list)
-                }),
+                let slotOffset = access.property?.slotOffset,
+                ListSlot.at(slotOffset, in: access.object).pointee.holds(access.list),
                 let name = fields.slotName(atOffset: slotOffset),
                 let stored = fields.observedProperty(name), stored.slotOffset == slotOffset,
                 stored.storageName == ObservedNames.storage(of: name),

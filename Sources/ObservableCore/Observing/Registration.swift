@@ -115,7 +115,7 @@ enum Registration {
         }
         let (value, accesses) = Tracking.evaluate(root, typedKeyPath)
         if let list = accesses.directList(of: root, typedKeyPath) {
-            learnDirectSlot(keyPath, of: root, list: list)
+            learnDirectSlot(keyPath, of: root, access: accesses[0])
             let observation = DirectObservation.make(
                 options: options, keyPath: keyPath, onObservedDeallocated: onObservedDeallocated,
                 handler: handler, notify: notify)
@@ -133,15 +133,12 @@ enum Registration {
     }
 
     /// Records that on `root`'s class `keyPath` is the one `@Observed` property whose list is `list`
-    /// (a tracking evaluation found that), so later registrations can skip the evaluation and go to
-    /// the slot. The slot is found among the class's own slot fields, by the list it holds.
-    private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, list: ObserverList) {
-        let rootType: AnyClass = type(of: root)
-        for offset in ReflectedFields.of(rootType).slotOffsets
-        where ListSlot.at(offset, in: root).pointee.holds(list) {
-            KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: rootType)
-            return
-        }
+    /// (a tracking evaluation found that, and where the property's getter said its slot is), so later
+    /// registrations can skip the evaluation and go to the slot.
+    private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, access: TrackedAccess) {
+        guard let offset = access.property?.slotOffset, ListSlot.at(offset, in: root).pointee.holds(access.list)
+        else { return }
+        KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: type(of: root))
     }
 
     /// Delivers `.initial` with the value read at `typedKeyPath`. Out of line, as the next.

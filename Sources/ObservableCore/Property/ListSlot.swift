@@ -22,14 +22,24 @@ struct ListSlot: ~Copyable, @unchecked Sendable {
     }
 
     /// The slot at `offset` bytes into `object`: how registration, string key paths and stored paths
-    /// reach a property's list without its accessors. Assumes `offset` is one of
-    /// `ReflectedFields.slotOffsets` of `object`'s class (a stored `_$name` field, an
-    /// `ObservationSlot`, found by reflection) and that the caller keeps `object` alive while it uses
-    /// the pointer. Proved by `KeyPathInterningTests` (one key path registered on many instances and
-    /// on a subclass, going straight to the learnt slot), `StringKeyPathTests` and `StoredPathTests`.
+    /// reach a property's list without its accessors. Assumes `offset` is a slot's offset in
+    /// `object`'s class, as a getter reported it (`offset(in:)`) or reflection found it
+    /// (`ReflectedFields.slotOffsets`), and that the caller keeps `object` alive while it uses the
+    /// pointer. Proved by `SlotOffsetTests` (the two agree on every shape of class),
+    /// `KeyPathInterningTests`, `StringKeyPathTests` and `StoredPathTests`.
     static func at(_ offset: Int, in object: AnyObject) -> UnsafePointer<ListSlot> {
         UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             .advanced(by: offset).assumingMemoryBound(to: ListSlot.self)
+    }
+
+    /// This slot's offset in `object`, the instance whose field it is, which the caller keeps alive:
+    /// how the runtime learns where a property's slot is from its getter's `access` call. Assumes a
+    /// borrowed slot is its field, at the field's address: it cannot be copied, and holds an atomic,
+    /// which has one address. Proved by `SlotOffsetTests`; a learnt offset is used only after the
+    /// slot there is seen to hold the list the getter reported.
+    func offset(in object: AnyObject) -> Int {
+        UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).distance(
+            to: withUnsafePointer(to: self) { UnsafeRawPointer($0) })
     }
 
     /// Whether `list` is this slot's list.

@@ -122,7 +122,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         let (keyPath, chained) = keyPaths()
         frame.record(
             object, observers, keyPath,
-            property: TrackedProperty(chained: chained, wrap: wrap, storedStrongly: storedStrongly))
+            property: TrackedProperty(
+                chained: chained, wrap: wrap, storedStrongly: storedStrongly, slotOffset: slot.offset(in: object)))
     }
 
     // A noncopyable property type gets these instead, so that the build fails saying why. (The

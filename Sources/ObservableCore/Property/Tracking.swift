@@ -35,6 +35,8 @@ struct TrackedProperty {
     let wrap: LeafWrap
     /// Whether the storage holds the value as the getter returns it (not `weak` or `unowned`).
     let storedStrongly: Bool
+    /// Where the property's slot is in an instance, as its getter's `access` found it.
+    let slotOffset: Int
 }
 
 /// One `@Observed` property read during a tracking evaluation.

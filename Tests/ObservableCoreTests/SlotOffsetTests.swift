@@ -1,0 +1,93 @@
+import Observation
+import Testing
+
+@testable import ObservableCore
+
+// Shapes whose slots sit at different places: after storage of several sizes, in a superclass and a
+// subclass, in a generic class, in a class declaring `Observable` (two access forms), weak storage.
+private class Base: KeyValueObservable {
+    @Observed var flag = false
+    @Observed var title = ""
+}
+
+private final class Derived: Base {
+    @Observed var count: Int8 = 0
+    @Observed var tags: [String] = []
+    @Observed override var title: String
+}
+
+private final class SlotBox<Element>: KeyValueObservable {
+    var padding: (Int8, Int64) = (0, 0)
+    @Observed var item: Element
+    @Observed weak var owner: Base?
+
+    init(_ item: Element) { self.item = item }
+}
+
+@KeyValueObservable
+private final class Lamp: Observable {
+    var brightness = 5
+    var name = ""
+}
+
+private final class Dial: KeyValueObservable, Observable {
+    @Observed var angle = 0.0
+}
+
+/// The slot offset the getter reported while `keyPath` was evaluated under tracking, and the one
+/// reflection finds for the property's slot, for `name` on `object`'s class.
+private func offsets<Root: AnyObject, Value>(
+    _ object: Root, _ keyPath: KeyPath<Root, Value>, _ name: String
+) -> (reported: Int?, reflected: Int?) {
+    let (_, accesses) = Tracking.evaluate(object, keyPath)
+    let reflected = ReflectedFields.of(type(of: object)).observedProperty(name)?.slotOffset
+    return (accesses.first?.property?.slotOffset, reflected)
+}
+
+@Suite("A getter reports where its slot is")
+struct SlotOffsetTests {
+    @Test func everyShapeReportsItsSlotField() {
+        let derived = Derived()
+        let box = SlotBox([1, 2])
+        let lamp = Lamp()
+        let dial = Dial()
+        let cases: [(reported: Int?, reflected: Int?)] = [
+            offsets(Base(), \.flag, "flag"), offsets(Base(), \.title, "title"),
+            offsets(derived, \.flag, "flag"), offsets(derived, \.count, "count"),
+            offsets(derived, \.tags, "tags"), offsets(derived, \.title, "title"),
+            offsets(box, \.item, "item"), offsets(box, \.owner, "owner"),
+            offsets(lamp, \.brightness, "brightness"), offsets(lamp, \.name, "name"),
+            offsets(dial, \.angle, "angle"),
+        ]
+        for (index, (reported, reflected)) in cases.enumerated() {
+            #expect(reported != nil, "case \(index)")
+            #expect(reported == reflected, "case \(index)")
+        }
+        // Each property its own slot.
+        let keyPaths: [PartialKeyPath<Derived>] = [\Derived.flag, \Derived.count, \Derived.tags]
+        let derivedOffsets = keyPaths.map { keyPath in
+            Tracking.evaluate { derived[keyPath: keyPath] }.accesses.first?.property?.slotOffset
+        }
+        #expect(Set(derivedOffsets.compactMap { $0 }).count == 3)
+    }
+
+    @Test func aLearntSlotIsTheOneAnObservationIsRegisteredIn() {
+        let first = Derived()
+        let second = Derived()
+        let log = Recorder<String>()
+        // The first registration learns the slot from the getter; the second goes straight to it.
+        let tokens = [first, second].map { object in
+            object.observe(\.count, options: [.new]) { object, change in
+                log.append("\(object === first ? "first" : "second") \(change.newValue!)")
+            }
+        }
+        let learnt = KeyPathResolutions.shared.knownSlotOffset(\Derived.count, rootType: Derived.self) ?? nil
+        #expect(learnt != nil)
+        #expect(learnt == ReflectedFields.of(Derived.self).observedProperty("count")?.slotOffset)
+        first.count = 1
+        second.count = 2
+        first.tags = ["x"]
+        #expect(log.all == ["first 1", "second 2"])
+        withExtendedLifetime(tokens) {}
+    }
+}
