@@ -41,7 +41,7 @@ private func offsets<Root: AnyObject, Value>(
 ) -> (reported: Int?, reflected: Int?) {
     let (_, accesses) = Tracking.evaluate(object, keyPath)
     let reflected = ReflectedFields.of(type(of: object)).observedProperty(name)?.slotOffset
-    return (accesses.first?.property?.slotOffset, reflected)
+    return (accesses.first?.property?.slotOffset ?? nil, reflected)
 }
 
 @Suite("A getter reports where its slot is")
@@ -66,7 +66,7 @@ struct SlotOffsetTests {
         // Each property its own slot.
         let keyPaths: [PartialKeyPath<Derived>] = [\Derived.flag, \Derived.count, \Derived.tags]
         let derivedOffsets = keyPaths.map { keyPath in
-            Tracking.evaluate { derived[keyPath: keyPath] }.accesses.first?.property?.slotOffset
+            Tracking.evaluate { derived[keyPath: keyPath] }.accesses.first?.property?.slotOffset ?? nil
         }
         #expect(Set(derivedOffsets.compactMap { $0 }).count == 3)
     }

@@ -33,10 +33,21 @@ struct TrackedProperty {
     let chained: AnyKeyPath
     /// Wraps a value of the property's type in an optional.
     let wrap: LeafWrap
+    /// Where the property's slot is in an instance, as its getter's `access` found it (32 bits, so
+    /// that a recorded read is no larger for it).
+    private let slotOffsetBits: Int32
     /// Whether the storage holds the value as the getter returns it (not `weak` or `unowned`).
     let storedStrongly: Bool
-    /// Where the property's slot is in an instance, as its getter's `access` found it.
-    let slotOffset: Int
+
+    init(chained: AnyKeyPath, wrap: @escaping LeafWrap, storedStrongly: Bool, slotOffset: Int) {
+        self.chained = chained
+        self.wrap = wrap
+        self.slotOffsetBits = Int32(exactly: slotOffset) ?? 0
+        self.storedStrongly = storedStrongly
+    }
+
+    /// Where the property's slot is in an instance; `nil` if what the getter found cannot be a field.
+    var slotOffset: Int? { slotOffsetBits > 0 ? Int(slotOffsetBits) : nil }
 }
 
 /// One `@Observed` property read during a tracking evaluation.
