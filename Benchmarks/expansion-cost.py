@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""What an addition to `@Observed`'s expansion would cost the compiler, counted in instructions.
+
+    expansion-cost.py [--classes N] [--properties M] VARIANT...
+
+Each variant is the written-out model (`written-out-model.py annotated`) with one addition to every
+property or class, compiled by one `swift-frontend -c` job (debug, as SwiftPM builds a model) under
+callgrind, which counts its instructions exactly: on a shared machine wall time moves by half from
+run to run, the count not at all. Needs a debug build of the package (`swift build`) for the
+ObservableCore module. Variants:
+  base           the expansion as it is
+  storage-kp     the getter's access closure also returns the storage's key path (`\\._name`)
+  storage-inout  the getter passes the storage inout (`&_name`) to learn its address
+  storage-reader the getter's access closure also returns a reader closure (`{ $0._name }`)
+  table-array    a static array per class of (name, key path) entries
+  table-switch   a static array of names per class, and a function returning each key path by index
+The additions call stand-ins declared in the model, not the runtime.
+"""
+import argparse, os, re, subprocess, sys, tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+
+STAND_INS = """
+struct PropertyEntry {
+    init<Root: AnyObject, Value>(_ name: String, _ keyPath: KeyPath<Root, Value>, _ flags: Int) {}
+}
+extension ObservableCore.ObservationSlot {
+    func accessWithKeyPath<O: AnyObject, V>(
+        _ o: O, _ k: () -> (KeyPath<O, V>, chained: KeyPath<O?, V?>, storage: KeyPath<O, V>)) {}
+    func accessWithInout<O: AnyObject, V>(
+        _ o: O, _ storage: inout V, _ k: () -> (KeyPath<O, V>, chained: KeyPath<O?, V?>)) {}
+    func accessWithReader<O: AnyObject, V>(
+        _ o: O, _ k: () -> (KeyPath<O, V>, chained: KeyPath<O?, V?>, storage: (O) -> V)) {}
+}
+"""
+ACCESS = re.compile(r"_\$(p\d+)\.access\(self\) \{\n(\s*)\(\\\.p\d+, chained: \\\.\?\.p\d+\)")
+
+
+def model(variant, classes, properties):
+    text = subprocess.run(
+        [sys.executable, os.path.join(here, "written-out-model.py"), "annotated", str(classes), str(properties)],
+        stdout=subprocess.PIPE, text=True, check=True).stdout + STAND_INS
+    closing = {
+        "storage-kp": lambda p, i: f"_${p}.accessWithKeyPath(self) {{\n{i}(\\.{p}, chained: \\.?.{p}, storage: \\._{p})",
+        "storage-inout": lambda p, i: f"_${p}.accessWithInout(self, &_{p}) {{\n{i}(\\.{p}, chained: \\.?.{p})",
+        "storage-reader": lambda p, i: f"_${p}.accessWithReader(self) {{\n{i}(\\.{p}, chained: \\.?.{p}, storage: {{ $0._{p} }})",
+    }
+    if variant in closing:
+        return ACCESS.sub(lambda m: closing[variant](m.group(1), m.group(2)), text)
+    if variant not in ("base", "table-array", "table-switch"):
+        sys.exit(f"unknown variant {variant}")
+    out, name = [], None
+    for line in text.split("\n"):
+        found = re.match(r"public final class (Model\d+)", line)
+        if found:
+            name = found.group(1)
+        if line == "    public init() {}" and variant == "table-array":
+            entries = ",\n".join(f'        PropertyEntry("p{p}", \\{name}.p{p}, 0)' for p in range(properties))
+            out.append(f"    nonisolated static let _$properties: [PropertyEntry] = [\n{entries}\n    ]")
+        elif line == "    public init() {}" and variant == "table-switch":
+            names = ", ".join(f'"p{p}"' for p in range(properties))
+            cases = "\n".join(f"        case {p}: \\{name}.p{p}" for p in range(properties))
+            out.append(f"    nonisolated static let _$names: [String] = [{names}]")
+            out.append(f"    nonisolated static func _$keyPath(_ index: Int) -> AnyKeyPath {{\n"
+                       f"        switch index {{\n{cases}\n        default: \\{name}.self\n        }}\n    }}")
+        out.append(line)
+    return "\n".join(out)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--classes", type=int, default=10)
+    parser.add_argument("--properties", type=int, default=10)
+    parser.add_argument("variants", nargs="+")
+    args = parser.parse_args()
+    swift = os.path.realpath(subprocess.run(["which", "swift"], stdout=subprocess.PIPE, text=True).stdout.strip())
+    toolchain = os.path.dirname(os.path.dirname(swift))
+    lib = os.path.join(toolchain, "lib", "swift")
+    modules = os.path.join(root, ".build", "debug", "Modules")
+    env = dict(os.environ, LD_LIBRARY_PATH=":".join(
+        [os.path.join(lib, "linux"), os.path.join(lib, "host", "compiler"), os.path.join(lib, "host"),
+         os.path.join(toolchain, "lib")]))
+    with tempfile.TemporaryDirectory() as scratch:
+        # valgrind cannot read the frontend's DWARF 5; its symbols are enough.
+        frontend = os.path.join(scratch, "swift-frontend")
+        subprocess.run(["objcopy", "--strip-debug", os.path.join(toolchain, "bin", "swift-frontend"), frontend],
+                       check=True)
+        base = None
+        for variant in args.variants:
+            source = os.path.join(scratch, "Model.swift")
+            with open(source, "w") as out:
+                out.write(model(variant, args.classes, args.properties))
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(scratch, "cg.out"),
+                 frontend, "-frontend", "-c", "-primary-file", source, "-module-name", "Model", "-I", modules,
+                 "-resource-dir", lib, "-parse-as-library", "-swift-version", "6", "-Onone",
+                 "-o", os.path.join(scratch, "Model.o")],
+                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            counted = re.search(r"Collected : (\d+)", run.stderr)
+            if run.returncode != 0 or not counted:
+                sys.exit(f"{variant}: the frontend failed\n{run.stderr[-2000:]}")
+            instructions = int(counted.group(1))
+            base = base or instructions
+            print(f"{variant}\t{instructions}\t{instructions / base:.3f}", flush=True)
+
+
+main()
