@@ -14,6 +14,7 @@ ObservableCore module. Variants:
   storage-reader the getter's access closure also returns a reader closure (`{ $0._name }`)
   table-array    a static array per class of (name, key path) entries
   table-switch   a static array of names per class, and a function returning each key path by index
+  table-reader   table-array whose entries also carry a reader closure of the storage (`{ $0._name }`)
 The additions call stand-ins declared in the model, not the runtime.
 """
 import argparse, os, re, subprocess, sys, tempfile
@@ -24,6 +25,8 @@ root = os.path.dirname(here)
 STAND_INS = """
 struct PropertyEntry {
     init<Root: AnyObject, Value>(_ name: String, _ keyPath: KeyPath<Root, Value>, _ flags: Int) {}
+    init<Root: AnyObject, Value>(
+        _ name: String, _ keyPath: KeyPath<Root, Value>, _ flags: Int, storage: @escaping (Root) -> Value) {}
 }
 extension ObservableCore.ObservationSlot {
     func accessWithKeyPath<O: AnyObject, V>(
@@ -48,15 +51,16 @@ def model(variant, classes, properties):
     }
     if variant in closing:
         return ACCESS.sub(lambda m: closing[variant](m.group(1), m.group(2)), text)
-    if variant not in ("base", "table-array", "table-switch"):
+    if variant not in ("base", "table-array", "table-switch", "table-reader"):
         sys.exit(f"unknown variant {variant}")
     out, name = [], None
     for line in text.split("\n"):
         found = re.match(r"public final class (Model\d+)", line)
         if found:
             name = found.group(1)
-        if line == "    public init() {}" and variant == "table-array":
-            entries = ",\n".join(f'        PropertyEntry("p{p}", \\{name}.p{p}, 0)' for p in range(properties))
+        if line == "    public init() {}" and variant in ("table-array", "table-reader"):
+            reader = (lambda p: f", storage: {{ $0._p{p} }}") if variant == "table-reader" else (lambda p: "")
+            entries = ",\n".join(f'        PropertyEntry("p{p}", \\{name}.p{p}, 0{reader(p)})' for p in range(properties))
             out.append(f"    nonisolated static let _$properties: [PropertyEntry] = [\n{entries}\n    ]")
         elif line == "    public init() {}" and variant == "table-switch":
             names = ", ".join(f'"p{p}"' for p in range(properties))
