@@ -41,8 +41,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
             let objectType: AnyClass = type(of: access.object)
             let fields = ReflectedFields.of(objectType)
             guard
-                let slotOffset = access.property?.slotOffset ?? nil,
-                ListSlot.at(slotOffset, in: access.object).pointee.holds(access.list),
+                let slotOffset = access.slotOffset,
                 let name = fields.slotName(atOffset: slotOffset),
                 let stored = fields.observedProperty(name), stored.slotOffset == slotOffset,
                 stored.storageName == ObservedNames.storage(of: name),

@@ -136,8 +136,7 @@ enum Registration {
     /// (a tracking evaluation found that, and where the property's getter said its slot is), so later
     /// registrations can skip the evaluation and go to the slot.
     private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, access: TrackedAccess) {
-        guard let offset = access.property?.slotOffset ?? nil, ListSlot.at(offset, in: root).pointee.holds(access.list)
-        else { return }
+        guard let offset = access.slotOffset else { return }
         KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: type(of: root))
     }
 

@@ -63,6 +63,15 @@ struct TrackedAccess {
     let property: TrackedProperty?
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
+
+    /// Where the property's slot is in `object`, as its getter reported it, once the slot there is
+    /// seen to hold `list`; `nil` for a read that reported none.
+    var slotOffset: Int? {
+        guard let offset = property?.slotOffset, ListSlot.at(offset, in: object).pointee.holds(list) else {
+            return nil
+        }
+        return offset
+    }
 }
 
 extension [TrackedAccess] {
