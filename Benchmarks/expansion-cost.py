@@ -8,7 +8,8 @@ property or class, compiled by one `swift-frontend -c` job (debug, as SwiftPM bu
 callgrind, which counts its instructions exactly: on a shared machine wall time moves by half from
 run to run, the count not at all. Needs a debug build of the package (`swift build`) for the
 ObservableCore module. Variants:
-  base           the expansion as it is
+  base           the expansion as it is (its getters hand over a storage reader, `{ $0._name }`)
+  no-reader      the getters without the storage reader, as they were before
   storage-kp     the getter's access closure also returns the storage's key path (`\\._name`)
   storage-inout  the getter passes the storage inout (`&_name`) to learn its address
   storage-reader the getter's access closure also returns a reader closure (`{ $0._name }`)
@@ -37,7 +38,8 @@ extension ObservableCore.ObservationSlot {
         _ o: O, _ k: () -> (KeyPath<O, V>, chained: KeyPath<O?, V?>, storage: (O) -> V)) {}
 }
 """
-ACCESS = re.compile(r"_\$(p\d+)\.access\(self\) \{\n(\s*)\(\\\.p\d+, chained: \\\.\?\.p\d+\)")
+ACCESS = re.compile(
+    r"_\$(p\d+)\.access\(self\) \{\n(\s*)\(\\\.p\d+, chained: \\\.\?\.p\d+, stored: \{ \$0\._p\d+ \}\)")
 
 
 def model(variant, classes, properties):
@@ -45,6 +47,7 @@ def model(variant, classes, properties):
         [sys.executable, os.path.join(here, "written-out-model.py"), "annotated", str(classes), str(properties)],
         stdout=subprocess.PIPE, text=True, check=True).stdout + STAND_INS
     closing = {
+        "no-reader": lambda p, i: f"_${p}.access(self) {{\n{i}(\\.{p}, chained: \\.?.{p})",
         "storage-kp": lambda p, i: f"_${p}.accessWithKeyPath(self) {{\n{i}(\\.{p}, chained: \\.?.{p}, storage: \\._{p})",
         "storage-inout": lambda p, i: f"_${p}.accessWithInout(self, &_{p}) {{\n{i}(\\.{p}, chained: \\.?.{p})",
         "storage-reader": lambda p, i: f"_${p}.accessWithReader(self) {{\n{i}(\\.{p}, chained: \\.?.{p}, storage: {{ $0._{p} }})",

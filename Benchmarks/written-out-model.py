@@ -16,7 +16,7 @@ kind, classes, properties = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 ours_get = """        get {
             if ObservableCore.ObservationSlot.isTracking {
                 _$P.access(self) {
-                    (\\.P, chained: \\.?.P)
+                    (\\.P, chained: \\.?.P, stored: { $0._P })
                 }
             }
             return _P
@@ -39,7 +39,7 @@ ours_modify = """        _modify {
         }"""
 reporting_accessors = """        get {
             _$P.access(self, reportingTo: _$observationRegistrar) {
-                (\\.P, chained: \\.?.P)
+                (\\.P, chained: \\.?.P, stored: { $0._P })
             }
             return _P
         }

@@ -134,8 +134,8 @@ struct AccessorShape: Hashable {
     let isOverride: Bool
     /// Whether the accessors include `init`, so that an initializer can assign the property first.
     let hasInitAccessor: Bool
-    /// Whether the storage is `weak` or `unowned`: a reference the getter loads, not the value
-    /// itself, so the runtime must not read the field as a plain value (`StoredPath`).
+    /// Whether the storage is `weak` or `unowned`: reading it may cost or trap, so `_modify` does not
+    /// read the old value before testing whether anyone observes.
     let storesReference: Bool
     /// Whether the type may be a generic parameter (or built from one), for which the collection
     /// overloads of `didMutate` cannot be chosen at compile time.
@@ -168,13 +168,13 @@ struct AccessorShape: Hashable {
         let accessors = make(shape).map {
             // The layout `FormatMode.auto` gives, fixed once: formatted, then indented inside the
             // braces the expansion is wrapped in.
-            let formatted = $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(
-                AccessorDeclSyntax.self
-            ).trimmed
+            let formatted = Self.joiningStorageReader(
+                $0.formatted(using: BasicFormat(indentationWidth: indentation)).cast(AccessorDeclSyntax.self).trimmed
+                    .description)
             guard shape.isWrappedInBraces, expansionKeepsLayout else {
-                return PlaceholderTemplate(formatted.description)
+                return PlaceholderTemplate(formatted)
             }
-            let indented = formatted.description.split(separator: "\n", omittingEmptySubsequences: false)
+            let indented = formatted.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.isEmpty ? "" : indentation.description + $0 }.joined(separator: "\n")
             return PlaceholderTemplate(indented)
         }
@@ -183,6 +183,25 @@ struct AccessorShape: Hashable {
     }
 
     private static let cache = Mutex<[AccessorShape: [PlaceholderTemplate]]>([:])
+
+    /// `text` with the getter's storage reader on one line, `{ $0._name }`, where the formatter
+    /// gives a closure three.
+    private static func joiningStorageReader(_ text: String) -> String {
+        let reader = "$0." + PlaceholderTemplate.Placeholder.storage.rawValue
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var index = 1
+        while index + 1 < lines.count {
+            if lines[index].trimmingPrefix(while: \.isWhitespace) == reader, lines[index - 1].hasSuffix("{"),
+                lines[index + 1].trimmingPrefix(while: \.isWhitespace).hasPrefix("}")
+            {
+                lines[index - 1] += " " + reader + " " + lines[index + 1].trimmingPrefix(while: \.isWhitespace)
+                lines.removeSubrange(index...(index + 1))
+            } else {
+                index += 1
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
     static let indentation = Trivia.spaces(4)
 
     /// Whether a `.disabled` expansion is inserted exactly as laid out. swift-syntax 600 still
@@ -225,7 +244,9 @@ struct AccessorShape: Hashable {
         let keyPath = "keyPath: \\.\(names.property.text)"
         let registrar = names.registrar.text
         let line = "\n" + indentation.description
-        let storage = shape.storesReference ? ", storedStrongly: false" : ""
+        // The getter hands over a reader of its storage, for paths read without key paths
+        // (`StoredPath`); an override has no storage of its own to read.
+        let stored = isOverride ? "" : ", stored: { $0.\(names.storage) }"
         let reportsAccess: String
         let withMutation: String
         switch shape.observation {
@@ -247,8 +268,8 @@ struct AccessorShape: Hashable {
             """
             get {
                 \(raw: reportsAccess)if ObservableCore.ObservationSlot.isTracking {
-                    \(slot).access(self\(raw: storage)) {
-                        (\\.\(names.property), chained: \\.?.\(names.property))
+                    \(slot).access(self) {
+                        (\\.\(names.property), chained: \\.?.\(names.property)\(raw: stored))
                     }
                 }
                 return \(value)
@@ -357,13 +378,12 @@ extension AccessorShape {
         let slot = names.slot
         let storage = names.storage
         let registrar = names.registrar
-        let storedStrongly = shape.storesReference ? " storedStrongly: false," : ""
         let didMutate: TokenSyntax = shape.detectsCollectionsAtRunTime ? "didMutateGeneric" : "didMutate"
         return [
             """
             get {
-                \(slot).access(self,\(raw: storedStrongly) reportingTo: \(registrar)) {
-                    (\\.\(names.property), chained: \\.?.\(names.property))
+                \(slot).access(self, reportingTo: \(registrar)) {
+                    (\\.\(names.property), chained: \\.?.\(names.property), stored: { $0.\(storage) })
                 }
                 return \(storage)
             }

@@ -33,6 +33,29 @@ private final class Cell<Element>: KeyValueObservable {
     init(_ item: Element) { self.item = item }
 }
 
+/// A plain superclass property whose reads are counted, observed in the subclass by `@Observed override`.
+private class CountedDial {
+    nonisolated(unsafe) static var reads = 0
+    var setting = 0 {
+        didSet {}
+    }
+    var counted: Int {
+        get {
+            Self.reads += 1
+            return setting
+        }
+        set { setting = newValue }
+    }
+}
+
+private final class ObservedDial: CountedDial, KeyValueObservable {
+    @Observed override var counted: Int
+}
+
+private final class DialHolder: KeyValueObservable {
+    @Observed var dial: ObservedDial?
+}
+
 /// The stored path the proof of `keyPath` on `root`, as it reads now, gives; `nil` when there is none.
 private func storedPath<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> StoredPath? {
     let (_, accesses) = Tracking.evaluate(root, keyPath)
@@ -112,23 +135,28 @@ struct StoredPathTests {
         #expect(try #require(read(stored, head, as: String?.self)).0 == nil)
     }
 
-    @Test("weak and unowned storage is never read as a plain value: such a path is evaluated")
+    @Test("weak and unowned storage is read as its getter reads it: a reference that is gone reads as nil")
     func referenceStorage() throws {
         let owner = ChainNode(7)
         let links = Links(owner: owner)
         links.weakNext = owner
         links.next = owner
-        // Proven all the same (the leaf is still delivered from the setter), but not stored.
-        let (_, weakAccesses) = Tracking.evaluate(links, \.weakNext?.value)
-        let weakProof = try #require(
-            PathProof.proof(of: \Links.weakNext?.value, root: links, accesses: weakAccesses, valueType: Int?.self))
-        #expect(weakProof.stored == nil)
-        let (_, unownedAccesses) = Tracking.evaluate(links, \.owner.value)
-        let unownedProof = try #require(
-            PathProof.proof(of: \Links.owner.value, root: links, accesses: unownedAccesses, valueType: Int.self))
-        #expect(unownedProof.stored == nil)
-        #expect(storedPath(links, \.next?.value) != nil)
-        // The evaluated path still follows the weak reference.
+        let weak = try #require(storedPath(links, \.weakNext?.value))
+        let unowned = try #require(storedPath(links, \.owner.value))
+        #expect(try #require(read(weak, links, as: Int?.self)) == (7, evaluated(links, \.weakNext?.value).1))
+        #expect(try #require(read(unowned, links, as: Int.self)) == (7, evaluated(links, \.owner.value).1))
+        // A weak reference whose object is gone: the reader loads `nil`, as the getter does.
+        do {
+            let passing = ChainNode(8)
+            links.weakNext = passing
+            #expect(try #require(read(weak, links, as: Int?.self)).0 == 8)
+        }
+        #expect(links.weakNext == nil)
+        let gone = try #require(read(weak, links, as: Int?.self))
+        #expect(gone.0 == nil)
+        #expect(gone.1 == evaluated(links, \.weakNext?.value).1)
+        // An observation follows the weak reference through the stored path.
+        links.weakNext = owner
         var heard: [Int?] = []
         let token = links.observe(\.weakNext?.value, options: [.new]) { _, change in heard.append(change.newValue!) }
         let other = ChainNode(8)
@@ -137,6 +165,26 @@ struct StoredPathTests {
         other.value = 10
         #expect(heard == [8, 10])
         withExtendedLifetime((token, owner, other)) {}
+    }
+
+    @Test("an override's getter hands over no reader: its path is evaluated, and not once more to collect readers")
+    func overrideHasNoReader() throws {
+        let holder = DialHolder()
+        holder.dial = ObservedDial()
+        let (_, accesses) = Tracking.evaluate(holder, \.dial?.counted)
+        #expect(accesses.map { $0.property?.offersStoredValueReader } == [true, false])
+        let before = CountedDial.reads
+        let proof = try #require(
+            PathProof.proof(of: \DialHolder.dial?.counted, root: holder, accesses: accesses, valueType: Int?.self))
+        #expect(proof.stored == nil)
+        #expect(CountedDial.reads == before)
+        var heard: [Int?] = []
+        let token = holder.observe(\.dial?.counted, options: [.new]) { _, change in heard.append(change.newValue!) }
+        holder.dial?.counted = 4
+        holder.dial = ObservedDial()
+        holder.dial?.counted = 6
+        #expect(heard == [4, 0, 6])
+        withExtendedLifetime(token) {}
     }
 
     @Test("an object of a subclass ends the read, and the path is evaluated: its getter's value is delivered")

@@ -93,7 +93,6 @@ func observedAccessors(
     _ name: String, uniqueSuffix: String = "", appendedToObservers: Bool = false, genericType: Bool = false,
     storesReference: Bool = false, initAccessor: Bool = true
 ) -> String {
-    let storage = storesReference ? ", storedStrongly: false" : ""
     let didMutate = genericType ? "didMutateGeneric" : "didMutate"
     let change = "__macro_local_6changefMu\(uniqueSuffix)_"
     var accessors: [String] = []
@@ -110,8 +109,8 @@ func observedAccessors(
         """
                 get {
                     if ObservableCore.ObservationSlot.isTracking {
-                        _$\(name).access(self\(storage)) {
-                            (\\.\(name), chained: \\.?.\(name))
+                        _$\(name).access(self) {
+                            (\\.\(name), chained: \\.?.\(name), stored: { $0._\(name) })
                         }
                     }
                     return _\(name)

@@ -22,7 +22,7 @@ struct ObservationBridgeExpansionTests {
                             _$observationRegistrar_volume.access(self, keyPath: \.volume)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$volume.access(self) {
-                                    (\.volume, chained: \.?.volume)
+                                    (\.volume, chained: \.?.volume, stored: { $0._volume })
                                 }
                             }
                             return _volume
@@ -96,7 +96,7 @@ struct ObservationBridgeExpansionTests {
                             access(keyPath: \.volume)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$volume.access(self) {
-                                    (\.volume, chained: \.?.volume)
+                                    (\.volume, chained: \.?.volume, stored: { $0._volume })
                                 }
                             }
                             return _volume
@@ -162,7 +162,7 @@ struct ObservationBridgeExpansionTests {
                         }
                         get {
                             _$volume.access(self, reportingTo: _$observationRegistrar) {
-                                (\.volume, chained: \.?.volume)
+                                (\.volume, chained: \.?.volume, stored: { $0._volume })
                             }
                             return _volume
                         }
@@ -189,8 +189,8 @@ struct ObservationBridgeExpansionTests {
                             _owner = initialValue
                         }
                         get {
-                            _$owner.access(self, storedStrongly: false, reportingTo: _$observationRegistrar) {
-                                (\.owner, chained: \.?.owner)
+                            _$owner.access(self, reportingTo: _$observationRegistrar) {
+                                (\.owner, chained: \.?.owner, stored: { $0._owner })
                             }
                             return _owner
                         }
@@ -264,7 +264,7 @@ struct ObservationBridgeExpansionTests {
                             access(keyPath: \.volume)
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$volume.access(self) {
-                                    (\.volume, chained: \.?.volume)
+                                    (\.volume, chained: \.?.volume, stored: { $0._volume })
                                 }
                             }
                             return _volume

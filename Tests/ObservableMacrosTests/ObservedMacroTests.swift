@@ -255,7 +255,7 @@ struct ObservedExpansionTests {
                         get {
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$default.access(self) {
-                                    (\\.`default`, chained: \\.?.`default`)
+                                    (\\.`default`, chained: \\.?.`default`, stored: { $0._default })
                                 }
                             }
                             return _default
@@ -709,7 +709,7 @@ struct ObservedExpansionTests {
                         get {
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$name.access(self) {
-                                    (\\.name, chained: \\.?.name)
+                                    (\\.name, chained: \\.?.name, stored: { $0._name })
                                 }
                             }
                             return _name
@@ -753,7 +753,7 @@ struct ObservedExpansionTests {
                         get {
                             if ObservableCore.ObservationSlot.isTracking {
                                 _$balance.access(self) {
-                                    (\\.balance, chained: \\.?.balance)
+                                    (\\.balance, chained: \\.?.balance, stored: { $0._balance })
                                 }
                             }
                             return _balance

@@ -33,6 +33,17 @@ extension ObservationSlot {
         if Self.isTracking { access(object, storedStrongly: storedStrongly, keyPaths) }
     }
 
+    /// A read: reported to `registrar`, then to key-path tracking with the property's storage reader
+    /// (see `access(_:_:)`).
+    @inlinable @inline(__always)
+    public func access<Object: Observable & AnyObject, Value>(
+        _ object: Object, reportingTo registrar: ObservationRegistrar,
+        _ accessors: () -> (KeyPath<Object, Value>, chained: KeyPath<Object?, Value?>, stored: (Object) -> Value)
+    ) {
+        registrar.access(object, keyPath: accessors().0)
+        if Self.isTracking { access(object, accessors) }
+    }
+
     /// Before a set: Observation's `willSet`, then ours (whether anyone observes is read between
     /// the two, as in `_modify`).
     @inlinable @inline(__always)

@@ -52,7 +52,7 @@ enum PathProof {
         for property in properties { internedKey.append(ObjectIdentifier(property)) }
         if let known = ProofTable.shared.proof(for: internedKey) { return known.outcome }
         let leaf = prove(keyPath, accesses, valueType: valueType)
-        let stored = leaf.flatMap { StoredPath(accesses, leaf: $0, valueType: valueType) }
+        let stored = leaf.flatMap { StoredPath(accesses, root: root, keyPath: keyPath, leaf: $0, valueType: valueType) }
         // The key paths are kept with the outcome, so their identities cannot be reused.
         let proof = Proof(leaf: leaf, stored: stored, keyPaths: [keyPath] + properties)
         // Two threads proving one key at once: both get the proof recorded first, kept for ever.

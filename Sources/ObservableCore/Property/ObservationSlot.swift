@@ -5,7 +5,9 @@ import Synchronization
 ///
 /// ```swift
 /// get {
-///     if ObservableCore.ObservationSlot.isTracking { _$name.access(self) { (\.name, \.?.name) } }
+///     if ObservableCore.ObservationSlot.isTracking {
+///         _$name.access(self) { (\.name, chained: \.?.name, stored: { $0._name }) }
+///     }
 ///     return _name
 /// }
 /// set {
@@ -69,7 +71,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     /// (`\Class?.?.name`): with it, and the wrapping function (a constant specialised here, for the
     /// property's type), a path proven to end in this property delivers the setter's values (see
     /// `PathProof`). Both come from one closure so that a getter carries one closure, not two, for
-    /// the compiler to check and emit.
+    /// the compiler to check and emit. An override's getter, which has no storage of its own, calls
+    /// this form; every other getter also hands over its storage reader (the overload below).
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object, _ keyPaths: () -> (KeyPath<Object, Value>, chained: KeyPath<Object?, Value?>)
@@ -77,9 +80,28 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         access(object, storedStrongly: true, keyPaths)
     }
 
-    /// `access` for a property whose storage is `weak` or `unowned` (`storedStrongly: false`): a
-    /// proven path must read it through the getter, not as a plain value at the storage's offset
-    /// (see `StoredPath`).
+    /// `access` with the property's storage reader (`stored: { $0._name }`): a path proven to pass
+    /// through the property reads it that way at each re-wire (`StoredPath`), not through its key path.
+    /// The reader is made only when an evaluation collects readers, once per proven path.
+    @inlinable @inline(__always)
+    public func access<Object: AnyObject, Value>(
+        _ object: Object,
+        _ accessors: () -> (KeyPath<Object, Value>, chained: KeyPath<Object?, Value?>, stored: (Object) -> Value)
+    ) {
+        access(
+            erased: object,
+            {
+                let accessors = accessors()
+                return (accessors.0, accessors.chained)
+            },
+            stored: { StoredValueReader(accessors().stored) },
+            wrap: { value, optional in
+                value.initializeOptional(at: optional, as: Value.self)
+            })
+    }
+
+    /// The form of `access` the expansion used for `weak` and `unowned` storage before getters handed
+    /// over their storage reader; `storedStrongly` no longer changes anything.
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object, storedStrongly: Bool,
@@ -87,7 +109,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
         access(
-            erased: object, storedStrongly: storedStrongly, { keyPaths() },
+            erased: object, { keyPaths() },
             wrap: { value, optional in
                 value.initializeOptional(at: optional, as: Value.self)
             })
@@ -111,11 +133,21 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         access(object, storedStrongly: storedStrongly) { (keyPath(), chained: chained()) }
     }
 
+    /// `access` without a storage reader: a path through the property is evaluated at each re-wire.
     @usableFromInline
     @_effects(releasenone)
     func access(
-        erased object: AnyObject, storedStrongly: Bool, _ keyPaths: () -> (AnyKeyPath, chained: AnyKeyPath),
-        wrap: @escaping LeafWrap
+        erased object: AnyObject, _ keyPaths: () -> (AnyKeyPath, chained: AnyKeyPath), wrap: @escaping LeafWrap
+    ) {
+        access(erased: object, keyPaths, offersStoredValueReader: false, stored: { nil }, wrap: wrap)
+    }
+
+    /// `stored` is called only by an evaluation that collects readers (`Tracking.storedValueReaders`).
+    @usableFromInline
+    @_effects(releasenone)
+    func access(
+        erased object: AnyObject, _ keyPaths: () -> (AnyKeyPath, chained: AnyKeyPath),
+        offersStoredValueReader: Bool = true, stored: () -> StoredValueReader?, wrap: @escaping LeafWrap
     ) {
         guard let frame = TrackingFrame.current else { return }
         let observers = slot.observers()
@@ -123,7 +155,9 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         frame.record(
             object, observers, keyPath,
             property: TrackedProperty(
-                chained: chained, wrap: wrap, storedStrongly: storedStrongly, slotOffset: slot.offset(in: object)))
+                chained: chained, wrap: wrap, slotOffset: slot.offset(in: object),
+                offersStoredValueReader: offersStoredValueReader),
+            stored: stored)
     }
 
     // A noncopyable property type gets these instead, so that the build fails saying why. (The

@@ -36,14 +36,15 @@ struct TrackedProperty {
     /// Where the property's slot is in an instance, as its getter's `access` found it (32 bits, so
     /// that a recorded read is no larger for it).
     private let slotOffsetBits: Int32
-    /// Whether the storage holds the value as the getter returns it (not `weak` or `unowned`).
-    let storedStrongly: Bool
+    /// Whether the getter hands over a reader of its storage (every getter but an override's), which
+    /// an evaluation collecting readers gets (`Tracking.storedValueReaders`).
+    let offersStoredValueReader: Bool
 
-    init(chained: AnyKeyPath, wrap: @escaping LeafWrap, storedStrongly: Bool, slotOffset: Int) {
+    init(chained: AnyKeyPath, wrap: @escaping LeafWrap, slotOffset: Int, offersStoredValueReader: Bool) {
         self.chained = chained
         self.wrap = wrap
         self.slotOffsetBits = Int32(exactly: slotOffset) ?? 0
-        self.storedStrongly = storedStrongly
+        self.offersStoredValueReader = offersStoredValueReader
     }
 
     /// Where the property's slot is in an instance; `nil` if what the getter found cannot be a field.
@@ -96,15 +97,23 @@ final class TrackingFrame {
     // up front: one allocation per evaluation instead of one per read.
     @exclusivity(unchecked) private(set) var accesses: [TrackedAccess] = []
 
-    init() {
+    /// Each access's storage reader, in step with `accesses`, when the evaluation collects them.
+    private(set) var storedValueReaders: [StoredValueReader?]?
+
+    init(collectingStoredValueReaders: Bool = false) {
         accesses.reserveCapacity(4)
+        if collectingStoredValueReaders { storedValueReaders = [] }
     }
 
-    func record(_ object: AnyObject, _ list: ObserverList, _ keyPath: AnyKeyPath?, property: TrackedProperty? = nil) {
+    func record(
+        _ object: AnyObject, _ list: ObserverList, _ keyPath: AnyKeyPath?, property: TrackedProperty? = nil,
+        stored: () -> StoredValueReader? = { nil }
+    ) {
         let id = ObjectIdentifier(list)
         // Paths are short; a property read twice (a computed property reading it twice) counts once.
         if accesses.contains(where: { $0.listID == id }) { return }
         accesses.append(TrackedAccess(object: object, list: list, keyPath: keyPath, property: property))
+        if storedValueReaders != nil { storedValueReaders!.append(stored()) }
     }
 
     /// The frame installed on the current thread, if it is evaluating with tracking.
@@ -126,6 +135,14 @@ enum Tracking {
         let frame = TrackingFrame()
         let value = withFrame(frame, body)
         return (value, frame.accesses)
+    }
+
+    /// Runs `body`, returning the `@Observed` properties it read and each one's storage reader, if its
+    /// getter handed one over: what a stored path is built from (`StoredPath`).
+    static func storedValueReaders(_ body: () -> Void) -> (accesses: [TrackedAccess], readers: [StoredValueReader?]) {
+        let frame = TrackingFrame(collectingStoredValueReaders: true)
+        withFrame(frame, body)
+        return (frame.accesses, frame.storedValueReaders ?? [])
     }
 
     /// Evaluates `root[keyPath: keyPath]` without recording anything, even inside a tracking
