@@ -34,19 +34,23 @@ final class StoredPath: @unchecked Sendable {  // immutable
     init?(
         _ accesses: [TrackedAccess], root: AnyObject, keyPath: AnyKeyPath, leaf: LeafConversion, valueType: Any.Type
     ) {
-        guard accesses.allSatisfy({ $0.property?.offersStoredValueReader == true }) else { return nil }
+        guard !accesses.isEmpty, accesses.allSatisfy({ $0.property?.offersStoredValueReader == true }) else {
+            return nil
+        }
         let (collected, readers) = Tracking.storedValueReaders { _ = (root as Any)[keyPath: keyPath] }
-        guard !accesses.isEmpty, collected.count == accesses.count, readers.count == accesses.count else { return nil }
+        guard collected.count == accesses.count, readers.count == accesses.count else { return nil }
         var steps: [Step] = []
         for (index, access) in accesses.enumerated() {
-            guard let keyPath = access.keyPath, collected[index].list === access.list,
+            guard let property = access.keyPath, collected[index].list === access.list,
                 collected[index].object === access.object, let reader = readers[index],
                 let slotOffset = access.slotOffset
             else { return nil }
-            if index < accesses.count - 1 {
-                // The next object must be what the reader reads, as a plain reference.
-                guard Self.isReference(type(of: keyPath).valueType) else { return nil }
-                guard Self.next(access.object, reader) === accesses[index + 1].object else { return nil }
+            // The next object must be what the reader reads, as a plain reference.
+            if index < accesses.count - 1,
+                !Self.isReference(type(of: property).valueType)
+                    || Self.next(access.object, reader) !== accesses[index + 1].object
+            {
+                return nil
             }
             steps.append(
                 Step(objectType: ObjectIdentifier(type(of: access.object)), slotOffset: slotOffset, reader: reader))

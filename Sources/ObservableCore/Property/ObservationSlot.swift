@@ -94,7 +94,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
                 let accessors = accessors()
                 return (accessors.0, accessors.chained)
             },
-            stored: { StoredValueReader(accessors().stored) },
+            offersStoredValueReader: true, stored: { StoredValueReader(accessors().stored) },
             wrap: { value, optional in
                 value.initializeOptional(at: optional, as: Value.self)
             })
@@ -109,7 +109,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     ) {
         // Non-generic below, so the slow path needs no type metadata (another call) either.
         access(
-            erased: object, { keyPaths() },
+            erased: object, { keyPaths() }, offersStoredValueReader: false, stored: { nil },
             wrap: { value, optional in
                 value.initializeOptional(at: optional, as: Value.self)
             })
@@ -133,21 +133,14 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         access(object, storedStrongly: storedStrongly) { (keyPath(), chained: chained()) }
     }
 
-    /// `access` without a storage reader: a path through the property is evaluated at each re-wire.
-    @usableFromInline
-    @_effects(releasenone)
-    func access(
-        erased object: AnyObject, _ keyPaths: () -> (AnyKeyPath, chained: AnyKeyPath), wrap: @escaping LeafWrap
-    ) {
-        access(erased: object, keyPaths, offersStoredValueReader: false, stored: { nil }, wrap: wrap)
-    }
-
-    /// `stored` is called only by an evaluation that collects readers (`Tracking.storedValueReaders`).
+    /// `stored` is called only by an evaluation that collects readers (`Tracking.storedValueReaders`);
+    /// without one (`offersStoredValueReader: false`), a path through the property is evaluated at
+    /// each re-wire.
     @usableFromInline
     @_effects(releasenone)
     func access(
         erased object: AnyObject, _ keyPaths: () -> (AnyKeyPath, chained: AnyKeyPath),
-        offersStoredValueReader: Bool = true, stored: () -> StoredValueReader?, wrap: @escaping LeafWrap
+        offersStoredValueReader: Bool, stored: () -> StoredValueReader?, wrap: @escaping LeafWrap
     ) {
         guard let frame = TrackingFrame.current else { return }
         let observers = slot.observers()

@@ -2,7 +2,7 @@
 /// projection: the reader the getter hands over (`{ $0._name }`), made non-generic. A proven path is
 /// read through these at each re-wire (`StoredPath`), so the runtime needs no storage offset.
 ///
-/// Assumes that `lend` is given an instance of the class whose getter made the reader (the cast is
+/// Assumes that `initialize` is given an instance of the class whose getter made the reader (the cast is
 /// unchecked in optimised builds): `StoredPath` checks each object's exact class before it reads.
 /// Proved by `StoredPathTests` (reads against the key path on random models, subclasses, `weak` and
 /// `unowned` storage, generic classes), under AddressSanitizer in `.ci/run`.
