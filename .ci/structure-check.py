@@ -9,7 +9,7 @@ literals aside). Run from the repository root: `.ci/structure-check.py`.
 import glob, os, re, sys
 
 ROOT = 'Sources/ObservableCore'
-ROOMS = ['Platform', 'Change', 'Property', 'NestedPaths', 'Observing', 'StringKeyPaths', 'ObjectObservation',
+ROOMS = ['Platform', 'Change', 'Property', 'NestedPaths', 'Observing', 'Listing', 'StringKeyPaths', 'ObjectObservation',
          'Controller', 'Async', 'Interop', 'Editing', 'Debugging']
 
 DECL = re.compile(

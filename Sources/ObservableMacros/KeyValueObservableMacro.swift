@@ -147,6 +147,9 @@ extension KeyValueObservableMacro: MemberMacro {
             problems.forEach(context.diagnose)
             members += coded
         }
+        members.append(
+            PropertyList.declaration(
+                of: declaration, superclassLists: !protocols.contains(where: PropertyList.isListingProtocol)))
         if ReflectionConformance.isDeclared(by: declaration) {
             if declaration.isFinal {
                 members += ReflectionConformance.members(of: declaration)
@@ -171,24 +174,20 @@ extension KeyValueObservableMacro: ExtensionMacro {
             context.diagnose(Diagnostic(node: Syntax(node), message: ObservedDiagnostic.keyValueObservableNotAClass))
             return []
         }
-        // The compiler lists only the protocols the class does not conform to yet (a subclass of an
-        // observable class already does).
-        guard !protocols.isEmpty else { return [] }
-        // Built as the formatter lays it out: `extension Type: ObservableCore.KeyValueObservable {\n}`.
-        let conformance = MemberTypeSyntax(
-            baseType: IdentifierTypeSyntax(name: .identifier("ObservableCore")), name: .identifier("KeyValueObservable")
-        )
-        return [
-            ExtensionDeclSyntax(
-                extensionKeyword: .keyword(.extension, trailingTrivia: .space),
-                extendedType: type.trimmed,
-                inheritanceClause: InheritanceClauseSyntax(
-                    colon: .colonToken(trailingTrivia: .space), inheritedTypes: [InheritedTypeSyntax(type: conformance)]
-                ),
-                memberBlock: MemberBlockSyntax(
-                    leftBrace: .leftBraceToken(leadingTrivia: .space), members: [],
-                    rightBrace: .rightBraceToken(leadingTrivia: .newline)))
-        ]
+        // The compiler lists only the protocols the class does not conform to yet: a subclass of a
+        // `@KeyValueObservable` class conforms already; one of a class conforming to
+        // `KeyValueObservable` by hand lacks the listing. Nonisolated: the runtime asks for the list
+        // on the thread that uses an object, whatever the class's isolation.
+        guard protocols.contains(where: PropertyList.isListingProtocol) else { return [] }
+        // With `@Observable` (an error) the member role lists nothing.
+        let listed = declaration.as(ClassDeclSyntax.self)?.hasObservableMacro != true
+        // Laid out as the formatter lays it out (see `LaidOutSyntax`), from text: swift-syntax 600 has
+        // no node for a `nonisolated` conformance.
+        let conformances = ["KeyValueObservable", listed ? "ObservedPropertyListing" : ""].filter { name in
+            protocols.contains { $0.textWithoutTrivia.split(separator: ".").last.map(String.init) == name }
+        }.map { "nonisolated ObservableCore." + $0 }
+        let text = "extension \(type.trimmed): \(conformances.joined(separator: ", ")) {\n}"
+        return [LaidOutSyntax.extensionDeclaration(text)]
     }
 }
 

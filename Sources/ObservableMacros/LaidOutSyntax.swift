@@ -23,6 +23,15 @@ enum LaidOutSyntax {
                 UnexpectedNodesSyntax([Syntax(token(text))]), placeholder: .identifier("", presence: .missing)))
     }
 
+    static func extensionDeclaration(_ text: String) -> ExtensionDeclSyntax {
+        ExtensionDeclSyntax(
+            UnexpectedNodesSyntax([Syntax(token(text))]), extensionKeyword: .keyword(.extension, presence: .missing),
+            extendedType: MissingTypeSyntax(placeholder: .identifier("", presence: .missing)),
+            memberBlock: MemberBlockSyntax(
+                leftBrace: .leftBraceToken(presence: .missing), members: [],
+                rightBrace: .rightBraceToken(presence: .missing)))
+    }
+
     private static func token(_ text: String) -> TokenSyntax {
         TokenSyntax(.unknown(text), presence: .present)
     }

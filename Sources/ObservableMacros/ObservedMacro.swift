@@ -483,7 +483,9 @@ extension ObservedMacro: PeerMacro {
             slot.append(ObservationBridge.registrarDeclaration(named: names.registrar, in: container))
         }
         if property.hasModifier(.override) { return slot }
-        let storage = property.observedStorage(named: names.storage.text, property: names.property.identifierText!)
+        let storage = property.observedStorage(
+            named: names.storage.text, property: names.property.identifierText!,
+            listed: container.map { PropertyList.listsStorage(of: property, in: $0) } ?? false)
         return [storage[0]] + slot + storage.dropFirst()
     }
 }

@@ -313,7 +313,9 @@ extension VariableDeclSyntax {
     /// Types declared inside the observers move to a namespace beside the storage (see
     /// `LocalTypeHoister`), returned as the second declaration when there are any. Laid out for the
     /// expansion.
-    func observedStorage(named storage: String, property: String) -> [DeclSyntax] {
+    /// `listed`: `@KeyValueObservable`'s list names the storage by key path, so it is declared
+    /// `nonisolated(unsafe)` (see `PropertyList`).
+    func observedStorage(named storage: String, property: String, listed: Bool = false) -> [DeclSyntax] {
         let binding = observedBinding!
         // Arrays, not filtered syntax collections: filtering a collection builds a new node.
         let kept = Array(modifiers).filter { modifier in
@@ -329,7 +331,8 @@ extension VariableDeclSyntax {
         // The common case, laid out as text (see `LaidOutSyntax`): the user's type and initial
         // value as written inside, spaced as the formatter spaces them around.
         if binding.accessorBlock == nil, availability.isEmpty {
-            let modifiers = (["private"] + kept.map(\.textWithoutTrivia)).joined(separator: " ")
+            let modifiers = (["private"] + (listed ? ["nonisolated(unsafe)"] : []) + kept.map(\.textWithoutTrivia))
+                .joined(separator: " ")
             let type = binding.typeAnnotation.map { ": " + $0.type.textWithoutTrivia } ?? ""
             let initializer = binding.initializer.map { " = " + $0.value.textWithoutTrivia } ?? ""
             return [LaidOutSyntax.declaration("\(modifiers) var \(storage)\(type)\(initializer)")]
@@ -344,7 +347,11 @@ extension VariableDeclSyntax {
         }
         let declaration = VariableDeclSyntax(
             attributes: AttributeListSyntax(availability),
-            modifiers: [DeclModifierSyntax(name: .keyword(.private))] + kept.map { $0.trimmed },
+            modifiers: [DeclModifierSyntax(name: .keyword(.private))]
+                + (listed
+                    ? [DeclModifierSyntax(name: .keyword(.nonisolated), detail: .init(detail: .identifier("unsafe")))]
+                    : [])
+                + kept.map { $0.trimmed },
             bindingSpecifier: .keyword(.var),
             bindings: [
                 PatternBindingSyntax(

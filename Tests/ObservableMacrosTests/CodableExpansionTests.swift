@@ -56,9 +56,16 @@ struct CodableExpansionTests {
                         try container._observedEncode(self.id, forKey: .id)
                         try container._observedEncode(self.kind, forKey: .kind)
                     }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -88,9 +95,16 @@ struct CodableExpansionTests {
 
                     init() {
                     }
+
+                    public nonisolated class var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -131,9 +145,16 @@ struct CodableExpansionTests {
 
                     init() {
                     }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -151,9 +172,16 @@ struct CodableExpansionTests {
                     var name = ""
                     init(from decoder: any Decoder) throws {}
                     func encode(to encoder: any Encoder) throws {}
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -179,9 +207,16 @@ struct CodableExpansionTests {
                     enum CodingKeys: CodingKey {
                         case name, colour
                     }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [

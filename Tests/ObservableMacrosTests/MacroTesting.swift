@@ -9,7 +9,8 @@ import Testing
 
 let observedMacros: [String: MacroSpec] = [
     "Observed": MacroSpec(type: ObservedMacroUnderTest.self),
-    "KeyValueObservable": MacroSpec(type: KeyValueObservableMacro.self, conformances: ["KeyValueObservable"]),
+    "KeyValueObservable": MacroSpec(
+        type: KeyValueObservableMacro.self, conformances: ["KeyValueObservable", "ObservedPropertyListing"]),
     "Unobserved": MacroSpec(type: UnobservedMacro.self),
     "_ObservedMember": MacroSpec(type: ObservedMemberUnderTest.self),
 ]

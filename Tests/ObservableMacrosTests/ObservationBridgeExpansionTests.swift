@@ -118,7 +118,7 @@ struct ObservationBridgeExpansionTests {
                         }
                     }
 
-                    private var _volume = 3
+                    private nonisolated(unsafe) var _volume = 3
 
                     private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
@@ -133,9 +133,20 @@ struct ObservationBridgeExpansionTests {
                     ) rethrows -> __macro_local_14MutationResultfMu_ {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Prefs.self, inheriting: nil,
+                            [
+                                .init("volume", \Prefs._volume)
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$volume)
+                        }
+                    }
                 }
 
-                extension Prefs: ObservableCore.KeyValueObservable {
+                extension Prefs: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -212,11 +223,11 @@ struct ObservationBridgeExpansionTests {
                         }
                     }
 
-                    private var _volume = 3
+                    private nonisolated(unsafe) var _volume = 3
 
                     private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
-                    private weak var _owner: Prefs?
+                    private nonisolated(unsafe) weak var _owner: Prefs?
 
                     private let _$owner: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
@@ -231,9 +242,22 @@ struct ObservationBridgeExpansionTests {
                     ) rethrows -> __macro_local_14MutationResultfMu_ {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Prefs.self, inheriting: nil,
+                            [
+                                .init("volume", \Prefs._volume),
+                                .init("owner", \Prefs._owner, [.weak])
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$volume)
+                            slots.append(object._$owner)
+                        }
+                    }
                 }
 
-                extension Prefs: ObservableCore.KeyValueObservable {
+                extension Prefs: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -309,7 +333,7 @@ struct ObservationBridgeExpansionTests {
                         _$observationRegistrar.access(self, keyPath: keyPath)
                     }
 
-                    private var _volume = 3
+                    private nonisolated(unsafe) var _volume = 3
 
                     private let _$volume: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
 
@@ -320,9 +344,20 @@ struct ObservationBridgeExpansionTests {
                     ) rethrows -> __macro_local_14MutationResultfMu_ {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Prefs.self, inheriting: nil,
+                            [
+                                .init("volume", \Prefs._volume)
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$volume)
+                        }
+                    }
                 }
 
-                extension Prefs: ObservableCore.KeyValueObservable {
+                extension Prefs: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -345,9 +380,16 @@ struct ObservationBridgeExpansionTests {
                         var cache = 0
 
                         private let _$observationRegistrar = ObservableCore._$chooseObservationRegistrar(for: Person.self)
+
+                        nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                            ObservableCore.ObservedPropertyList(
+                                Person.self, inheriting: nil,
+                                []
+                            ) { _, _ in }
+                        }
                     }
 
-                    extension Person: ObservableCore.KeyValueObservable {
+                    extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                     }
                     """
             )
@@ -363,9 +405,16 @@ struct ObservationBridgeExpansionTests {
             expandedSource: """
                 final class Person: Hashable, Sendable {
                     var cache = 0
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Person.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Person: ObservableCore.KeyValueObservable {
+                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -472,7 +521,7 @@ struct ObservationBridgeExpansionTests {
                     var volume = 3
                 }
 
-                extension Prefs: ObservableCore.KeyValueObservable {
+                extension Prefs: nonisolated ObservableCore.KeyValueObservable {
                 }
                 """,
             diagnostics: [

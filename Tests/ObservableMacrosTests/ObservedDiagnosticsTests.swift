@@ -284,9 +284,16 @@ struct ObservedDiagnosticsTests {
             expandedSource: """
                 final class Point {
                     var x = 0, y = 0
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Point.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Point: ObservableCore.KeyValueObservable {
+                extension Point: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [
@@ -578,9 +585,16 @@ struct ObservedDiagnosticsTests {
                     var size: some Equatable = 1
                     lazy var label = ""
                     var area: Int { 0 }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Shape.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Shape: ObservableCore.KeyValueObservable {
+                extension Shape: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [

@@ -97,19 +97,32 @@ struct ObservedExpansionTests {
                 \(observedAccessors("age"))
                     }
 
-                    private var _age: Int = 3
+                    private nonisolated(unsafe) var _age: Int = 3
 
                     private let _$age: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
                     var name /* b */ : /* c */ [String /* g */ : Int] /* d */ {
                 \(observedAccessors("name", uniqueSuffix: "0"))
                     }
 
-                    private var _name: [String /* g */ : Int] = [:]
+                    private nonisolated(unsafe) var _name: [String /* g */ : Int] = [:]
 
                     private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Person.self, inheriting: nil,
+                            [
+                                .init("age", \\Person._age),
+                                .init("name", \\Person._name)
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$age)
+                            slots.append(object._$name)
+                        }
+                    }
                 }
 
-                extension Person: ObservableCore.KeyValueObservable {
+                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -848,12 +861,23 @@ struct ObservedExpansionTests {
                     var note = ""
                     #endif
 
-                    private var _name = ""
+                    private nonisolated(unsafe) var _name = ""
 
                     private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Person.self, inheriting: nil,
+                            [
+                                .init("name", \\Person._name)
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$name)
+                        }
+                    }
                 }
 
-                extension Person: ObservableCore.KeyValueObservable {
+                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -884,12 +908,23 @@ struct ObservedExpansionTests {
                     lazy var label = name
                     var summary: String { name }
 
-                    private var _name = ""
+                    private nonisolated(unsafe) var _name = ""
 
                     private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Person.self, inheriting: nil,
+                            [
+                                .init("name", \\Person._name)
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$name)
+                        }
+                    }
                 }
 
-                extension Person: ObservableCore.KeyValueObservable {
+                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """
         )

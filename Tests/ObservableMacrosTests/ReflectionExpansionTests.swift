@@ -31,9 +31,20 @@ struct ReflectionExpansionTests {
                     static let shared = 0
                     lazy var cache = 0
 
-                    private var _name = ""
+                    private nonisolated(unsafe) var _name = ""
 
                     private let _$name: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    public nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            [
+                                .init("name", \\Tag._name)
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$name)
+                        }
+                    }
 
                     public var customMirror: Mirror {
                         Mirror(self, children: ["name": self._name as Any, "owner": self.owner as Any, "id": self.id as Any], displayStyle: .class)
@@ -44,7 +55,7 @@ struct ReflectionExpansionTests {
                     }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -68,15 +79,29 @@ struct ReflectionExpansionTests {
                 final class Tag: CustomReflectable {
                     var name = ""
                     var customMirror: Mirror { Mirror(self, children: []) }
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
                 final class Plain {
                     var name = ""
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Plain.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
 
-                extension Plain: ObservableCore.KeyValueObservable {
+                extension Plain: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -94,9 +119,16 @@ struct ReflectionExpansionTests {
             expandedSource: """
                 class Tag: CustomReflectable {
                     var name = ""
+
+                    nonisolated class var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Tag.self, inheriting: nil,
+                            []
+                        ) { _, _ in }
+                    }
                 }
 
-                extension Tag: ObservableCore.KeyValueObservable {
+                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [

@@ -1,0 +1,120 @@
+import Synchronization
+
+/// The `@Observed` properties of one class as the lists `@KeyValueObservable` writes describe them
+/// (its own and its listed superclasses'), with where each slot is in an instance: what the by-name
+/// features (string keys, whole objects, graphs, the observation listing) find a property by. Made
+/// once per class and kept.
+final class ListedProperties: @unchecked Sendable {  // immutable but for `offsets`, set once under `lock`
+    /// One property as a lookup finds it: its entry in the most derived class that lists it, the
+    /// index of that entry's slot among `offsets`, and the storage it reads (an override's is that of
+    /// the nearest superclass listing the property with its storage).
+    struct Property {
+        let name: String
+        let slotIndex: Int
+        let flags: ObservedPropertyList.Flags
+        let storage: ObservedPropertyList.Storage?
+
+        /// Whether a string key reaches the property.
+        var hasStringKey: Bool { !flags.contains(.hidden) }
+        /// Whether the storage holds its value strongly (not `weak`, not `unowned`).
+        var isStrong: Bool { flags.isDisjoint(with: [.weak, .unowned]) }
+    }
+
+    /// Each listed class's list, the most derived first.
+    private let lists: [ObservedPropertyList]
+    /// The slot offsets of `lists`' entries, the most derived class's first, learnt from the first
+    /// instance asked about.
+    private let learnt = Mutex<[Int]?>(nil)
+
+    private init(_ list: ObservedPropertyList) {
+        var lists = [list]
+        while let inherited = lists.last?.inherited { lists.append(inherited) }
+        self.lists = lists
+    }
+
+    /// The properties of `type`, or `nil` when no `@KeyValueObservable` lists them.
+    static func of(_ type: AnyClass) -> ListedProperties? {
+        if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        let made = ObservedPropertyList.of(type).map(ListedProperties.init)
+        return cache.withLock { cache in
+            // Another thread may have made them meanwhile: the first made are kept.
+            if let cached = cache[ObjectIdentifier(type)] { return cached }
+            cache[ObjectIdentifier(type)] = made
+            return made
+        }
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: ListedProperties?]>([:])
+
+    /// The property `key` as the class's accessors see it: the entry of the most derived class that
+    /// lists it. A string key (`keyed`) finds only a property a string key reaches (skipping a
+    /// hidden override for the superclass's property it overrides, whose slot hears its sets too);
+    /// the runtime's own lookups find every one. `nil` also when no storage of the property is
+    /// listed, which the lookups need to read it.
+    func property(_ key: String, keyed: Bool = false) -> Property? {
+        var index = 0
+        for (level, list) in lists.enumerated() {
+            for entry in list.entries {
+                defer { index += 1 }
+                guard entry.name == key, !keyed || !entry.flags.contains(.hidden) else { continue }
+                guard let storage = entry.storage ?? inheritedStorage(of: key, below: level) else { return nil }
+                return Property(name: key, slotIndex: index, flags: entry.flags, storage: storage)
+            }
+        }
+        return nil
+    }
+
+    /// The storage of the property `key` in the nearest class listing it below `level`.
+    private func inheritedStorage(of key: String, below level: Int) -> ObservedPropertyList.Storage? {
+        for list in lists.dropFirst(level + 1) {
+            if let entry = list.entries.first(where: { $0.name == key }), let storage = entry.storage { return storage }
+        }
+        return nil
+    }
+
+    /// Every property once, as the runtime's own lookups find it, in the order of their slots in an
+    /// instance (`offsets`): a superclass's first, each class's in the order declared.
+    func all(in object: AnyObject) -> [(property: Property, slotOffset: Int)] {
+        let offsets = self.offsets(in: object)
+        var found: [(property: Property, slotOffset: Int)] = []
+        var seen: Set<String> = []
+        for list in lists {
+            for entry in list.entries where seen.insert(entry.name).inserted {
+                guard let property = property(entry.name) else { continue }
+                found.append((property, offsets[property.slotIndex]))
+            }
+        }
+        return found.sorted { $0.slotOffset < $1.slotOffset }
+    }
+
+    /// The slot offset of `property` in `object`, an instance of the class.
+    func slotOffset(of property: Property, in object: AnyObject) -> Int {
+        offsets(in: object)[property.slotIndex]
+    }
+
+    /// The name of the property whose slot is at `offset`, if the offsets are known (an instance was
+    /// asked about).
+    func name(ofSlotAt offset: Int) -> String? {
+        guard let offsets = learnt.withLock({ $0 }), let index = offsets.firstIndex(of: offset) else { return nil }
+        return lists.lazy.flatMap(\.entries).dropFirst(index).first?.name
+    }
+
+    /// The offsets of every listed slot in an instance, in the order of `lists`' entries.
+    func offsets(in object: AnyObject) -> [Int] {
+        if let known = learnt.withLock({ $0 }) { return known }
+        let offsets = lists.flatMap { $0.slotOffsets(in: object) }
+        return learnt.withLock { learnt in
+            if let known = learnt { return known }
+            learnt = offsets
+            return offsets
+        }
+    }
+}
+
+extension ObservedPropertyList {
+    /// The list of `type`: its own, or inherited from its nearest listed superclass (then `type`
+    /// is not the list's); `nil` for a class that no `@KeyValueObservable` lists.
+    static func of(_ type: AnyClass) -> ObservedPropertyList? {
+        (type as? any ObservedPropertyListing.Type)?._$observedProperties
+    }
+}

@@ -1,0 +1,7 @@
+/// A class whose `@Observed` properties `@KeyValueObservable` lists, so that the by-name features
+/// (string key paths, whole-object and graph observation, the observation listing) find them. The
+/// macro adds the conformance and writes the list; do not conform by hand.
+public protocol ObservedPropertyListing: KeyValueObservable {
+    /// The class's `@Observed` properties and its listed superclass's. Written by the macro.
+    static var _$observedProperties: ObservedPropertyList { get }
+}

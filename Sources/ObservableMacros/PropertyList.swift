@@ -1,0 +1,120 @@
+import SwiftSyntax
+
+/// The list of a class's `@Observed` properties that `@KeyValueObservable` writes
+/// (`_$observedProperties`): what the runtime's by-name features must know of the class, written by
+/// the macro rather than found in the runtime's reflection metadata.
+///
+/// ```swift
+/// nonisolated class var _$observedProperties: ObservableCore.ObservedPropertyList {
+///     ObservableCore.ObservedPropertyList(
+///         Person.self, inheriting: nil,
+///         [.init("name", \Person._name), .init("secret", \Person._secret, [.hidden])]
+///     ) { object, slots in
+///         slots.append(object._$name)
+///         slots.append(object._$$secret)
+///     }
+/// }
+/// ```
+///
+/// Key paths name the storage, which `storageIsListed` properties declare `nonisolated(unsafe)`, so
+/// that a nonisolated member can form them in an actor-isolated class.
+enum PropertyList {
+    /// The member, `override` when a superclass lists its properties already (the member role's
+    /// `conformingTo` does not include `ObservedPropertyListing`).
+    static func declaration(of declaration: ClassDeclSyntax, superclassLists: Bool) -> DeclSyntax {
+        let type = declaration.typeWithGenericArguments
+        var entries: [String] = []
+        var slots: [String] = []
+        for member in declaration.memberBlock.members {
+            guard let property = member.decl.as(VariableDeclSyntax.self), isListed(property, in: declaration),
+                let names = ObservedMacro.Names(property, in: declaration), let name = names.property.identifierText
+            else { continue }
+            var flags: [String] = []
+            if !property.hasStringKey { flags.append(".hidden") }
+            if property.hasModifier(.weak) { flags.append(".weak") }
+            if property.hasModifier(.unowned) { flags.append(".unowned") }
+            if property.hasModifier(.override) { flags.append(".override") }
+            if property.observedBinding?.typeAnnotation?.type.isExistential == true { flags.append(".existential") }
+            let flagList = "[" + flags.joined(separator: ", ") + "]"
+            if storageIsListed(property) {
+                let flagText = flags.isEmpty ? "" : ", " + flagList
+                entries.append(".init(\"\(name)\", \\\(type).\(names.storage.text)\(flagText))")
+            } else {
+                entries.append(".init(\"\(name)\", \(flagList))")
+            }
+            slots.append("slots.append(object.\(names.slot.text))")
+        }
+        let access = declaration.isPublic ? "public " : ""
+        let kind = superclassLists ? "override class" : declaration.isFinal ? "static" : "class"
+        let inherited = superclassLists ? "super._$observedProperties" : "nil"
+        let list =
+            entries.isEmpty ? "[]" : "[\n            " + entries.joined(separator: ",\n            ") + "\n        ]"
+        let body =
+            slots.isEmpty
+            ? "_, _ in }" : "object, slots in\n        " + slots.joined(separator: "\n        ") + "\n    }"
+        // Laid out as the formatter would (see `LaidOutSyntax`).
+        return LaidOutSyntax.declaration(
+            """
+            \(access)nonisolated \(kind) var _$observedProperties: ObservableCore.ObservedPropertyList {
+                ObservableCore.ObservedPropertyList(
+                    \(type).self, inheriting: \(inherited),
+                    \(list)
+                ) { \(body)
+            }
+            """)
+    }
+
+    /// Whether `type`, one of the conformances a role is given, is `ObservedPropertyListing`.
+    static func isListingProtocol(_ type: TypeSyntax) -> Bool {
+        type.textWithoutTrivia.split(separator: ".").last == "ObservedPropertyListing"
+    }
+
+    /// Whether the class observes `property` and lists it: marked by the class attribute, or written
+    /// `@Observed` in the class's braces.
+    static func isListed(_ property: VariableDeclSyntax, in declaration: ClassDeclSyntax) -> Bool {
+        property.hasAttribute(named: ["Observed"])
+            || KeyValueObservableMacro.marking(of: property, in: declaration).isObserved
+    }
+
+    /// Whether `declaration`'s list names the storage of `property` (an `@Observed` property of it) by
+    /// key path: a `@KeyValueObservable` class, and not one declaring `Sendable`, whose mutable storage
+    /// the compiler must still refuse.
+    static func listsStorage(of property: VariableDeclSyntax, in declaration: ClassDeclSyntax) -> Bool {
+        declaration.hasKeyValueObservableAttribute && !declaration.hasObservableMacro
+            && !declaration.inheritedTypeNames.contains("Sendable") && storageIsListed(property)
+            && !property.hasModifier(.nonisolated)
+    }
+
+    /// Whether the list names the property's storage by key path, which it then declares
+    /// `nonisolated(unsafe)`: not an override (it has no storage), nor a storage carrying the user's
+    /// `willSet`/`didSet`, whose bodies must keep the class's isolation.
+    static func storageIsListed(_ property: VariableDeclSyntax) -> Bool {
+        !property.hasModifier(.override) && property.observedBinding?.accessorBlock == nil
+    }
+}
+
+extension ClassDeclSyntax {
+    /// The class's type as written inside it: `Cell<Element>` for `class Cell<Element>`.
+    var typeWithGenericArguments: String {
+        guard let parameters = genericParameterClause?.parameters, !parameters.isEmpty else { return name.text }
+        return name.text + "<" + parameters.map(\.name.text).joined(separator: ", ") + ">"
+    }
+}
+
+extension TypeSyntax {
+    /// Whether the type is written as an existential, optional or not: `Any`, `AnyObject`, `any P`,
+    /// `P & Q`. (A protocol named bare, `P`, cannot be told from a concrete type by its spelling.)
+    var isExistential: Bool {
+        if let optional = self.as(OptionalTypeSyntax.self) { return optional.wrappedType.isExistential }
+        if let optional = self.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return optional.wrappedType.isExistential
+        }
+        if let tuple = self.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+            return only.type.isExistential
+        }
+        if let some = self.as(SomeOrAnyTypeSyntax.self) { return some.someOrAnySpecifier.tokenKind == .keyword(.any) }
+        if self.is(CompositionTypeSyntax.self) { return true }
+        let text = textWithoutTrivia
+        return text == "Any" || text == "AnyObject" || text == "Swift.Any" || text == "Swift.AnyObject"
+    }
+}
