@@ -46,6 +46,10 @@ struct PlaceholderTemplate: Sendable {
         case slot = "__ObservedMacroSlot"
         case registrar = "__ObservedMacroRegistrar"
         case change = "__ObservedMacroChange"
+        /// The arguments that run the user's `willSet`/`didSet` around a store (`storesThroughObservers`).
+        case observers = "__ObservedMacroObservers"
+        /// The local a `_modify` yields when the store runs the user's observers after it.
+        case value = "__ObservedMacroValue"
 
         var token: TokenSyntax { .identifier(rawValue) }
     }
@@ -71,13 +75,13 @@ struct PlaceholderTemplate: Sendable {
         self.pieces = pieces
     }
 
-    /// The text with each placeholder replaced by the token's text `names` gives for it.
-    func filled(_ names: (Placeholder) -> TokenSyntax) -> String {
+    /// The text with each placeholder replaced by the text `names` gives for it.
+    func filled(_ names: (Placeholder) -> String) -> String {
         var result = ""
         for piece in pieces {
             switch piece {
             case .text(let text): result += text
-            case .placeholder(let placeholder): result += names(placeholder).text
+            case .placeholder(let placeholder): result += names(placeholder)
             }
         }
         return result

@@ -105,6 +105,8 @@ extension ObservedMacro: AccessorMacro {
             options: options, isOverride: isOverride,
             hasInitAccessor: property.observedHasInitAccessor(in: context.lexicalContext),
             storesReference: property.hasModifier(.weak) || property.hasModifier(.unowned),
+            storesThroughObservers: container.map { PropertyList.listsStorage(of: property, in: $0) } == true
+                && property.observedBinding?.accessorBlock != nil,
             isWrappedInBraces: property.observedBinding?.accessorBlock == nil,
             detectsCollectionsAtRunTime: property.mayHaveGenericType(in: context.lexicalContext),
             observation: ObservationCalls(
@@ -112,15 +114,21 @@ extension ObservedMacro: AccessorMacro {
                 isMarkedByClass: node.attributeName.textWithoutTrivia.hasSuffix(
                     KeyValueObservableMacro.observedMemberName)))
         let change = context.makeUniqueName("change")
+        let value = shape.storesThroughObservers ? context.makeUniqueName("value") : change
+        let observers =
+            shape.storesThroughObservers
+            ? property.observerArguments(storage: names.storage.text, property: names.property.identifierText!) : ""
         return AccessorShape.templates(for: shape).map { template in
             LaidOutSyntax.accessor(
                 template.filled {
                     switch $0 {
-                    case .property: names.property
-                    case .storage: names.storage
-                    case .slot: names.slot
-                    case .registrar: names.registrar
-                    case .change: change
+                    case .property: names.property.text
+                    case .storage: names.storage.text
+                    case .slot: names.slot.text
+                    case .registrar: names.registrar.text
+                    case .change: change.text
+                    case .observers: observers
+                    case .value: value.text
                     }
                 })
         }
@@ -137,6 +145,10 @@ struct AccessorShape: Hashable {
     /// Whether the storage is `weak` or `unowned`: reading it may cost or trap, so `_modify` does not
     /// read the old value before testing whether anyone observes.
     let storesReference: Bool
+    /// Whether a store runs the user's `willSet`/`didSet` itself, around the storage, which is listed
+    /// and so `nonisolated(unsafe)`: their bodies keep the class's isolation in the setter (see
+    /// `VariableDeclSyntax.observerArguments`).
+    let storesThroughObservers: Bool
     /// Whether the type may be a generic parameter (or built from one), for which the collection
     /// overloads of `didMutate` cannot be chosen at compile time.
     let detectsCollectionsAtRunTime: Bool
@@ -148,7 +160,7 @@ struct AccessorShape: Hashable {
 
     init(
         options: ObservedOptions, isOverride: Bool, hasInitAccessor: Bool, storesReference: Bool = false,
-        isWrappedInBraces: Bool,
+        storesThroughObservers: Bool = false, isWrappedInBraces: Bool,
         detectsCollectionsAtRunTime: Bool, observation: ObservationCalls
     ) {
         skipsEqualValues = options.skipsEqualValues
@@ -156,6 +168,7 @@ struct AccessorShape: Hashable {
         self.isOverride = isOverride
         self.hasInitAccessor = hasInitAccessor
         self.storesReference = storesReference
+        self.storesThroughObservers = storesThroughObservers
         self.detectsCollectionsAtRunTime = detectsCollectionsAtRunTime
         self.isWrappedInBraces = isWrappedInBraces
         self.observation = observation
@@ -212,6 +225,20 @@ struct AccessorShape: Hashable {
     private static let expansionKeepsLayout = false
     #endif
 
+    /// How an accessor of `shape` stores `newValue` into `value` and yields it to a `_modify`: directly,
+    /// or, for a storage whose `willSet`/`didSet` the setter runs (`storesThroughObservers`), through
+    /// `ObservationSlot.store`, which runs them around the store as Swift runs a stored property's,
+    /// and a `_modify` that yields a copy and stores it so.
+    fileprivate static func storeAndYield(value: ExprSyntax, shape: AccessorShape) -> (store: String, yield: String) {
+        guard shape.storesThroughObservers else { return ("\(value) = newValue", "yield &\(value)") }
+        let observers = PlaceholderTemplate.Placeholder.observers.rawValue
+        let copy = PlaceholderTemplate.Placeholder.value.rawValue
+        return (
+            "ObservableCore.ObservationSlot.store(newValue, \(observers))",
+            "var \(copy) = \(value)\nyield &\(copy)\nObservableCore.ObservationSlot.store(\(copy), \(observers))"
+        )
+    }
+
     /// The accessors of `shape`, named with the placeholders.
     private static func make(_ shape: AccessorShape) -> [AccessorDeclSyntax] {
         let names = ObservedMacro.Names(
@@ -223,6 +250,7 @@ struct AccessorShape: Hashable {
         let slot = names.slot
         // An override has no storage of its own: it wraps the superclass's property.
         let value: ExprSyntax = isOverride ? "super.\(names.property)" : "\(names.storage)"
+        let (store, yield) = Self.storeAndYield(value: value, shape: shape)
         var accessors: [AccessorDeclSyntax] = []
         if shape.hasInitAccessor {
             accessors.append(
@@ -280,14 +308,14 @@ struct AccessorShape: Hashable {
             accessors.append(
                 """
                 set {
-                    \(raw: reportsMutation)\(value) = newValue
+                    \(raw: reportsMutation)\(raw: store)
                 }
                 """)
             if !isOverride {
                 accessors.append(
                     """
                     _modify {
-                        \(raw: reportsAccess)\(raw: reportsMutation)yield &\(value)
+                        \(raw: reportsAccess)\(raw: reportsMutation)\(raw: yield)
                     }
                     """)
             }
@@ -305,10 +333,10 @@ struct AccessorShape: Hashable {
             shape.observation != .none
             ? """
             \(raw: withMutation) {
-                \(value) = newValue
+                \(raw: store)
             }
             """
-            : "\(value) = newValue"
+            : "\(raw: store)"
         accessors.append(
             """
             set {
@@ -319,7 +347,7 @@ struct AccessorShape: Hashable {
                 \(raw: reportsMutation)let \(change) = \(slot).willSet(self, \(value)) {
                     \\.\(names.property)
                 }
-                \(value) = newValue
+                \(raw: store)
                 \(slot).didSet(self, \(change), \(value))
             }
             """)
@@ -341,7 +369,7 @@ struct AccessorShape: Hashable {
                         defer {
                             \(slot).\(didMutate)(self, \(change), \(value))
                         }
-                        yield &\(value)
+                        \(raw: yield)
                     }
                     """)
                 return accessors
@@ -350,7 +378,7 @@ struct AccessorShape: Hashable {
                 """
                 _modify {
                     \(raw: reportsAccess)\(raw: reportsMutation)guard \(slot).isObserved else {
-                        yield &\(value)
+                        \(raw: yield)
                         return
                     }
                     let \(change) = \(slot).willSet(self, \(value)) {
@@ -359,7 +387,7 @@ struct AccessorShape: Hashable {
                     defer {
                         \(slot).\(didMutate)(self, \(change), \(value))
                     }
-                    yield &\(value)
+                    \(raw: yield)
                 }
                 """)
         }
@@ -379,6 +407,7 @@ extension AccessorShape {
         let storage = names.storage
         let registrar = names.registrar
         let didMutate: TokenSyntax = shape.detectsCollectionsAtRunTime ? "didMutateGeneric" : "didMutate"
+        let (store, yield) = storeAndYield(value: "\(storage)", shape: shape)
         return [
             """
             get {
@@ -393,7 +422,7 @@ extension AccessorShape {
                 let \(change) = \(slot).willSet(self, \(storage), reportingTo: \(registrar)) {
                     \\.\(names.property)
                 }
-                \(storage) = newValue
+                \(raw: store)
                 \(slot).didSet(self, \(change), \(storage), reportingTo: \(registrar))
             }
             """,
@@ -405,7 +434,7 @@ extension AccessorShape {
                 defer {
                     \(slot).\(didMutate)(self, \(change), \(storage), reportingTo: \(registrar))
                 }
-                yield &\(storage)
+                \(raw: yield)
             }
             """,
         ]

@@ -85,11 +85,9 @@ enum PropertyList {
             && !property.hasModifier(.nonisolated)
     }
 
-    /// Whether the list names the property's storage by key path, which it then declares
-    /// `nonisolated(unsafe)`: not an override (it has no storage), nor a storage carrying the user's
-    /// `willSet`/`didSet`, whose bodies must keep the class's isolation.
+    /// Whether the list names the property's storage by key path: not an override, which has none.
     static func storageIsListed(_ property: VariableDeclSyntax) -> Bool {
-        !property.hasModifier(.override) && property.observedBinding?.accessorBlock == nil
+        !property.hasModifier(.override)
     }
 }
 

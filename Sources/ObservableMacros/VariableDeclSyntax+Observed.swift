@@ -339,7 +339,11 @@ extension VariableDeclSyntax {
         }
         var observers: AccessorBlockSyntax?
         var hoister = LocalTypeHoister(namespace: "__$" + property)
-        if case .accessors(let accessors) = binding.accessorBlock?.accessors {
+        // A listed storage carries no observers: the setter runs them (`observerArguments`), with the
+        // types declared in them moved into the same namespace.
+        if listed, case .accessors(let accessors) = binding.accessorBlock?.accessors {
+            for accessor in accessors { _ = hoister.hoist(accessor) }
+        } else if case .accessors(let accessors) = binding.accessorBlock?.accessors {
             let moved = accessors.map {
                 ObserverBodyRewriter.rewrite(hoister.hoist($0), property: property, storage: storage).trimmed
             }
@@ -365,6 +369,55 @@ extension VariableDeclSyntax {
         return ([DeclSyntax(declaration)] + (hoister.namespaceDeclaration.map { [$0] } ?? [])).map {
             $0.formatted(using: BasicFormat(indentationWidth: AccessorShape.indentation)).cast(DeclSyntax.self).trimmed
         }
+    }
+}
+
+extension VariableDeclSyntax {
+    /// The arguments of `ObservationSlot.store` that run the property's own `willSet`/`didSet` around a
+    /// store into `storage`, as Swift runs a stored property's: the old value read first (only when
+    /// `didSet` reads it), then `willSet` with the new value, the store, and `didSet`. Each body is the
+    /// one that would move onto the storage, as a closure taking the observer's parameter:
+    /// `read: { _level }, write: { _level = $0 }, willSet: { next in … }, didSet: { oldValue in … }`.
+    func observerArguments(storage: String, property: String) -> String {
+        guard case .accessors(let accessors) = observedBinding?.accessorBlock?.accessors else {
+            return "write: { \(storage) = $0 }"
+        }
+        var hoister = LocalTypeHoister(namespace: "__$" + property)
+        var willSet: String?
+        var didSet: String?
+        var readsOldValue = false
+        for accessor in accessors {
+            let moved = ObserverBodyRewriter.rewrite(hoister.hoist(accessor), property: property, storage: storage)
+            let body = moved.body?.statements.trimmedDescription ?? ""
+            let parameter = moved.parameters?.name.text
+            switch moved.accessorSpecifier.tokenKind {
+            case .keyword(.willSet):
+                willSet = Self.closure(parameter ?? "newValue", body)
+            case .keyword(.didSet):
+                // Swift reads the old value only for a `didSet` that names it.
+                readsOldValue =
+                    parameter != nil
+                    || moved.body?.tokens(viewMode: .sourceAccurate).contains {
+                        $0.tokenKind == .identifier("oldValue")
+                    }
+                        == true
+                didSet = Self.closure(readsOldValue ? parameter ?? "oldValue" : nil, body)
+            default:
+                continue
+            }
+        }
+        var arguments: [String] = []
+        if readsOldValue { arguments.append("read: { \(storage) }") }
+        arguments.append("write: { \(storage) = $0 }")
+        if let willSet { arguments.append("willSet: " + willSet) }
+        if let didSet { arguments.append("didSet: " + didSet) }
+        return arguments.joined(separator: ", ")
+    }
+
+    /// `{ parameter in body }`, on one line when the body is one.
+    private static func closure(_ parameter: String?, _ body: String) -> String {
+        let head = parameter.map { "{ \($0) in" } ?? "{"
+        return body.contains("\n") ? "\(head)\n\(body)\n}" : "\(head) \(body) }"
     }
 }
 

@@ -107,9 +107,35 @@ struct ObserverSemanticsTests {
         "random operations: the @Observed twin logs, stores and reads what the plain twin does, and notifies once per setter run; one observation of the whole object hears what the properties' own do",
         arguments: [UInt64(1), 2, 3, 17, 1_000])
     func randomTwins(seed: UInt64) {
+        let observed = ObservedShapes()
+        runTwins(seed: seed, observed) { property, record in
+            if let keyPath = property.keyPath {
+                return observed.observe(keyPath) { _, change in record(change.oldValue, change.newValue) }
+            }
+            return observed.observe(\.shorthand) { _, change in record(change.oldValue ?? nil, change.newValue ?? nil) }
+        }
+    }
+
+    @Test(
+        "random operations: the twin @KeyValueObservable lists (its observers run by the setter) logs, stores and reads what the plain twin does; string keys and the whole object hear each setter run",
+        arguments: [UInt64(1), 2, 3, 17, 1_000])
+    func randomListedTwins(seed: UInt64) throws {
+        let listed = ListedShapes()
+        runTwins(seed: seed, listed) { property, record in
+            try! listed.observe(keyPath: property.name) { _, change in
+                record(change.oldValue(as: Int.self), change.newValue(as: Int.self))
+            }
+        }
+    }
+
+    /// Random sets, in-place additions and deferred stores on the plain twin and `observed` alike,
+    /// each property of `observed` observed by `observe` and the whole object by `observeProperties`.
+    private func runTwins<Twin: ObserverShapes & KeyValueObservable>(
+        seed: UInt64, _ observed: Twin,
+        observe: (ShapeProperty, @escaping (Int?, Int?) -> Void) -> ObservationToken
+    ) {
         var random = SeededGenerator(seed: seed)
         let plain = PlainShapes()
-        let observed = ObservedShapes()
         // What each observation of the observed twin heard, per property: (old, new).
         let heard = Locked<[String: [(Int?, Int?)]]>([:])
         // Every change in the order heard: by the properties' observations, and by one of the whole object.
@@ -124,14 +150,7 @@ struct ObserverSemanticsTests {
                     $0.append("\(name) \(old.map(String.init) ?? "nil")->\(new.map(String.init) ?? "nil")")
                 }
             }
-            if let keyPath = property.keyPath {
-                tokens.append(observed.observe(keyPath) { _, change in record(change.oldValue, change.newValue) })
-            } else {
-                tokens.append(
-                    observed.observe(\.shorthand) { _, change in
-                        record(change.oldValue ?? nil, change.newValue ?? nil)
-                    })
-            }
+            tokens.append(observe(property, record))
         }
         tokens.append(
             observed.observeProperties { _, change in

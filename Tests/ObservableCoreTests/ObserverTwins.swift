@@ -220,3 +220,100 @@ final class ManualAccount: KeyValueObservable {
         didSet { didChangeValue(for: \ManualAccount.balance) }
     }
 }
+
+/// The plain twin's body under `@KeyValueObservable`, which lists the properties: their storage is
+/// `nonisolated(unsafe)` and carries no observers; the setter runs them.
+@KeyValueObservable
+final class ListedShapes: ObserverShapes {
+    @Unobserved var log: [String] = []
+    @Unobserved var pending: [() -> Void] = []
+    var nestedFunctionParameter = 7 {
+        didSet {
+            func doubled(_ nestedFunctionParameter: Int) -> Int { nestedFunctionParameter * 2 }
+            log.append("nestedFunctionParameter \(oldValue)->\(nestedFunctionParameter) doubled(5)=\(doubled(5))")
+        }
+    }
+    var closureParameter = 0 {
+        didSet {
+            let sum = [1, 2].reduce(0) { closureParameter, next in closureParameter + next }
+            log.append("closureParameter \(oldValue)->\(closureParameter) sum=\(sum)")
+            if closureParameter > 10 { self.closureParameter = 10 }
+        }
+    }
+    var unconditionalStore = 0 {
+        didSet {
+            _ = [3].map { unconditionalStore in unconditionalStore }
+            log.append("unconditionalStore \(oldValue)->\(unconditionalStore)")
+            self.unconditionalStore = max(unconditionalStore, 0)
+        }
+    }
+    var storeLater = 0 {
+        didSet {
+            log.append("storeLater \(oldValue)->\(storeLater)")
+            if storeLater < 90 { pending.append { self.storeLater = 99 } }
+        }
+    }
+    var localShadow = 0 {
+        didSet {
+            if localShadow > 10 { localShadow = 10 }
+            let localShadow = -1
+            log.append("localShadow local=\(localShadow) stored=\(self.localShadow)")
+        }
+    }
+    var inoutHelper = 0 {
+        didSet {
+            clampToTen(&inoutHelper)
+            log.append("inoutHelper \(oldValue)->\(inoutHelper)")
+        }
+    }
+    var deferredStore = 0 {
+        didSet {
+            defer { if deferredStore > 10 { deferredStore = 10 } }
+            log.append("deferredStore \(oldValue)->\(deferredStore)")
+        }
+    }
+    var nestedType = 0 {
+        didSet {
+            struct Helper {
+                var nestedType = 3
+                func read() -> Int { nestedType }
+                static func make() -> Helper { Helper(nestedType: 4) }
+            }
+            typealias Alias = Helper
+            let helpers: [Alias] = [Helper(), .make()]
+            log.append("nestedType \(oldValue)->\(nestedType) helpers=\(helpers.map { $0.read() })")
+            if nestedType > 10 { nestedType = 10 }
+        }
+    }
+    var shorthand: Int? = nil {
+        didSet {
+            if let shorthand { log.append("shorthand \(shorthand)") }
+            guard let shorthand else { return }
+            if shorthand > 10 { self.shorthand = 10 }
+        }
+    }
+    var namedParameter = 0 {
+        willSet(namedParameter) { log.append("namedParameter will \(self.namedParameter)->\(namedParameter)") }
+        didSet(previous) {
+            log.append("namedParameter did \(previous)->\(namedParameter)")
+            for namedParameter in [1] { log.append("loop \(namedParameter)") }
+            if namedParameter > 10 { namedParameter = 10 }
+        }
+    }
+    var willSetStore = 0 {
+        willSet {
+            log.append("willSetStore will \(willSetStore)->\(newValue)")
+            if newValue < 0 { pending.append { self.willSetStore = 0 } }
+        }
+        didSet { log.append("willSetStore did \(oldValue)->\(willSetStore)") }
+    }
+    var selfSpellings = 0 {
+        didSet {
+            log.append("selfSpellings \(oldValue)->\(selfSpellings)")
+            if selfSpellings > 10 { (self).selfSpellings = 10 }
+            if selfSpellings < -10 { self.self.selfSpellings = -10 }
+            if selfSpellings == 7 { ((self)).self.selfSpellings += 1 }
+            if selfSpellings == 3 { (self.self).selfSpellings.self -= 1 }
+        }
+    }
+}

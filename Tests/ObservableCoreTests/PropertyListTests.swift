@@ -46,7 +46,14 @@ private final class ListedBox<Element> {
 @MainActor @KeyValueObservable
 private final class ListedScreen {
     var caption = ""
-    var level = 0
+    // Observers that touch the actor's state: the setter runs them, in the class's isolation.
+    var level = 0 {
+        willSet { notes.append("will \(level)->\(newValue)") }
+        didSet { note(oldValue) }
+    }
+    @Unobserved var notes: [String] = []
+
+    func note(_ old: Int) { notes.append("did \(old)->\(level)") }
 }
 
 @KeyValueObservable
@@ -117,6 +124,10 @@ struct PropertyListTests {
         screen.caption = "Ann"
         let listed = try #require(ListedProperties.of(ListedScreen.self))
         #expect(listed.property("caption")?.storage?.read(screen) as? String == "Ann")
+        screen.level = 4
+        screen.level += 1
+        #expect(screen.notes == ["will 0->4", "did 0->4", "will 4->5", "did 4->5"])
+        #expect(listed.property("level")?.storage?.read(screen) as? Int == 5)
     }
 
     @Test("every property once, in the order of its slot: an override at its own slot")

@@ -339,6 +339,86 @@ struct ObservedExpansionTests {
         )
     }
 
+    @Test(
+        "in a class @KeyValueObservable lists, the setter runs willSet/didSet around the storage, which is nonisolated(unsafe)"
+    )
+    func listedObserversRunInSetter() {
+        assertObservedExpansion(
+            """
+            @KeyValueObservable
+            final class Gauge {
+                var level: Int = 0 {
+                    willSet(next) { print(level, next) }
+                    didSet { if level > 10 { self.level = 10 } }
+                }
+            }
+            """,
+            expandedSource: """
+                final class Gauge {
+                    var level: Int {
+                        willSet(next) { print(level, next) }
+                        didSet { if level > 10 { self.level = 10 } }
+                        @storageRestrictions(initializes: _level)
+                        init(initialValue) {
+                            _level = initialValue
+                        }
+
+                        get {
+                            if ObservableCore.ObservationSlot.isTracking {
+                                _$level.access(self) {
+                                    (\\.level, chained: \\.?.level, stored: { $0._level })
+                                }
+                            }
+                            return _level
+                        }
+
+                        set {
+                            guard _$level.isObserved else {
+                                ObservableCore.ObservationSlot.store(newValue, write: { _level = $0 }, willSet: { next in print(_level, next) }, didSet: { if _level > 10 { self._level = 10 } })
+                                return
+                            }
+                            let __macro_local_6changefMu_ = _$level.willSet(self, _level) {
+                                \\.level
+                            }
+                            ObservableCore.ObservationSlot.store(newValue, write: { _level = $0 }, willSet: { next in print(_level, next) }, didSet: { if _level > 10 { self._level = 10 } })
+                            _$level.didSet(self, __macro_local_6changefMu_, _level)
+                        }
+
+                        _modify {
+                            let __macro_local_6changefMu_ = _$level.willSetIfObserved(self, _level) {
+                                \\.level
+                            }
+                            defer {
+                                _$level.didMutate(self, __macro_local_6changefMu_, _level)
+                            }
+                            var __macro_local_5valuefMu_ = _level
+                            yield &__macro_local_5valuefMu_
+                            ObservableCore.ObservationSlot.store(__macro_local_5valuefMu_, write: { _level = $0 }, willSet: { next in print(_level, next) }, didSet: { if _level > 10 { self._level = 10 } })
+                        }
+                    }
+
+                    private nonisolated(unsafe) var _level: Int = 0
+
+                    private let _$level: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservableCore.ObservationSlot()
+
+                    nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+                        ObservableCore.ObservedPropertyList(
+                            Gauge.self, inheriting: nil,
+                            [
+                                .init("level", \\Gauge._level)
+                            ]
+                        ) { object, slots in
+                            slots.append(object._$level)
+                        }
+                    }
+                }
+
+                extension Gauge: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                }
+                """
+        )
+    }
+
     @Test("an observer body that declares its own 'level' is moved untouched")
     func shadowedNameIsNotRewritten() {
         assertObservedExpansion(
