@@ -73,9 +73,16 @@ def measure(binary_path):
         binary = os.path.join(scratch, "Benchmarks")
         subprocess.run(["objcopy", "--strip-debug", binary_path, binary], check=True)
         out = os.path.join(scratch, "callgrind.out")
+        # The measured function by its mangled symbol (callgrind matches names, and the Swift name is
+        # inside the mangled one), found rather than spelled, so that no attribute fixes the symbol.
+        symbols = subprocess.run(["nm", binary], check=True, stdout=subprocess.PIPE, text=True).stdout
+        measured_symbol = next(
+            (line.split()[-1] for line in symbols.splitlines() if "observableCoreGateMeasured" in line), None)
+        if measured_symbol is None:
+            sys.exit("the benchmarks have no observableCoreGateMeasured symbol")
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
-             "--toggle-collect=observablecore_gate_measured", "--dump-after=observablecore_gate_measured",
+             "--toggle-collect=" + measured_symbol, "--dump-after=" + measured_symbol,
              binary, "--gate"],
             env=dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1"),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

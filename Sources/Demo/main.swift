@@ -5,16 +5,20 @@ import ObservableCore
 import ObservableCoreTesting
 import Observation
 
+// `@KeyValueObservable` lists the class's properties for the features that find them by name (string
+// key paths, whole objects, the observation listing); `@Observed` alone serves typed key paths.
+@KeyValueObservable
 final class Address: KeyValueObservable {
     @Observed var city: String
     init(city: String) { self.city = city }
 }
 
+@KeyValueObservable
 final class Person: KeyValueObservable {
     @Observed var name: String
     @Observed var age = 0
     @Observed var address: Address?
-    var nickname = ""  // no attribute: not observable
+    @Unobserved var nickname = ""  // not observable
     var greeting: String { "Hi, \(name) (\(age))" }
     init(name: String) { self.name = name }
 }

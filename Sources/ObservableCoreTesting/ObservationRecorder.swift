@@ -1,5 +1,5 @@
 import Foundation
-import ObservableCore
+@_spi(Testing) import ObservableCore
 
 /// Records the changes of an object's key paths, in order, so that a test asserts them in one line.
 ///
@@ -46,6 +46,8 @@ public final class ObservationRecorder<Root: KeyValueObservable>: @unchecked Sen
         _ object: Root, _ keyPaths: repeat KeyPath<Root, each Value>, options: ObservationOptions = [.old, .new]
     ) {
         self.object = object
+        // So that the recorded changes name the properties of a `@KeyValueObservable` class.
+        _learnSlotNames(of: object)
         for keyPath in repeat each keyPaths {
             record(keyPath, options: options)
         }

@@ -8,7 +8,10 @@ import SwiftSyntax
 /// nonisolated class var _$observedProperties: ObservableCore.ObservedPropertyList {
 ///     ObservableCore.ObservedPropertyList(
 ///         Person.self, inheriting: nil,
-///         [.init("name", \Person._name), .init("secret", \Person._secret, [.hidden])]
+///         [
+///             .init("name", { (object: Person) in object._name }),
+///             .init("secret", { (object: Person) in object._secret }, [.hidden]),
+///         ]
 ///     ) { object, slots in
 ///         slots.append(object._$name)
 ///         slots.append(object._$$secret)
@@ -16,8 +19,8 @@ import SwiftSyntax
 /// }
 /// ```
 ///
-/// Key paths name the storage, which `storageIsListed` properties declare `nonisolated(unsafe)`, so
-/// that a nonisolated member can form them in an actor-isolated class.
+/// The readers read the storage, which the class declares `nonisolated(unsafe)` (`listsStorage`), so
+/// that a nonisolated member can read it in an actor-isolated class.
 enum PropertyList {
     /// The member, `override` when a superclass lists its properties already (the member role's
     /// `conformingTo` does not include `ObservedPropertyListing`).
@@ -38,9 +41,12 @@ enum PropertyList {
             let flagList = "[" + flags.joined(separator: ", ") + "]"
             if storageIsListed(property) {
                 let flagText = flags.isEmpty ? "" : ", " + flagList
-                entries.append(".init(\"\(name)\", \\\(type).\(names.storage.text)\(flagText))")
+                entries.append(".init(\"\(name)\", { (object: \(type)) in object.\(names.storage.text) }\(flagText))")
+            } else if let written = property.observedBinding?.typeAnnotation?.type.textWithoutTrivia {
+                // An override spells its type; it reads the superclass's storage.
+                entries.append(".init(\"\(name)\", overriding: (\(written)).self, \(flagList))")
             } else {
-                entries.append(".init(\"\(name)\", \(flagList))")
+                continue
             }
             slots.append("slots.append(object.\(names.slot.text))")
         }
@@ -76,16 +82,16 @@ enum PropertyList {
             || KeyValueObservableMacro.marking(of: property, in: declaration).isObserved
     }
 
-    /// Whether `declaration`'s list names the storage of `property` (an `@Observed` property of it) by
-    /// key path: a `@KeyValueObservable` class, and not one declaring `Sendable`, whose mutable storage
-    /// the compiler must still refuse.
+    /// Whether `declaration`'s list reads the storage of `property` (an `@Observed` property of it)
+    /// from outside the class's isolation, so that it is `nonisolated(unsafe)`: a `@KeyValueObservable`
+    /// class, and not one declaring `Sendable`, whose mutable storage the compiler must still refuse.
     static func listsStorage(of property: VariableDeclSyntax, in declaration: ClassDeclSyntax) -> Bool {
         declaration.hasKeyValueObservableAttribute && !declaration.hasObservableMacro
             && !declaration.inheritedTypeNames.contains("Sendable") && storageIsListed(property)
             && !property.hasModifier(.nonisolated)
     }
 
-    /// Whether the list names the property's storage by key path: not an override, which has none.
+    /// Whether the list reads the property's storage: not an override, which has none.
     static func storageIsListed(_ property: VariableDeclSyntax) -> Bool {
         !property.hasModifier(.override)
     }

@@ -7,8 +7,7 @@ import SwiftSyntax
 ///
 /// Only in a final class, since a mirror is inherited and a subclass's own properties would be
 /// missing from it. An `@Observed` property is read from its storage, so that the mirror notifies
-/// no `@Observable` registrar and records no read; string key paths read it there, by the name
-/// shown, which `_mirrorShowsObservedProperties` tells them they may.
+/// no `@Observable` registrar and records no read.
 enum ReflectionConformance {
     /// Whether the class declares `CustomReflectable` and leaves `customMirror` to the macro.
     static func isDeclared(by declaration: ClassDeclSyntax) -> Bool {
@@ -20,8 +19,7 @@ enum ReflectionConformance {
         }
     }
 
-    /// `var customMirror`, listing the stored properties in the order declared, and the flag for
-    /// string key paths.
+    /// `var customMirror`, listing the stored properties in the order declared.
     static func members(of declaration: ClassDeclSyntax) -> [DeclSyntax] {
         var children: [String] = []
         for member in declaration.memberBlock.members {
@@ -47,9 +45,7 @@ enum ReflectionConformance {
                 \(access)var customMirror: Mirror {
                     Mirror(self, children: [\(list)], displayStyle: .class)
                 }
-                """),
-            LaidOutSyntax.declaration(
-                "\(access)nonisolated static var _mirrorShowsObservedProperties: Bool {\n    true\n}"),
+                """)
         ]
     }
 }

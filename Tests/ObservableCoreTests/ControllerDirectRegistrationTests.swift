@@ -4,11 +4,11 @@ import Testing
 
 /// The entries of the list of `person`'s property `name`, as the property's setter reaches them.
 private func entries(of person: Person, _ name: String) -> [ListEntry] {
-    let fields = ReflectedFields.of(Person.self)
-    guard let offset = fields.slotOffsets.first(where: { fields.slotName(atOffset: $0) == name }) else {
+    guard let listed = ListedProperties.of(Person.self), let property = listed.property(name) else {
         Issue.record("no slot for \(name)")
         return []
     }
+    let offset = listed.slotOffset(of: property, in: person)
     return ListSlot.at(offset, in: person).pointee.existingObservers()?.entries(of: ListEntry.self) ?? []
 }
 

@@ -4,6 +4,7 @@ import Testing
 
 /// A model no other test observes, so that the messages about it are this suite's own (each message
 /// is sent once per process).
+@KeyValueObservable
 final class DiagnosedModel: KeyValueObservable {
     @Observed var first = 0
     @Observed var second = 0

@@ -1,18 +1,20 @@
 import ObservableCore
 
+@KeyValueObservable
 final class Address: KeyValueObservable {
     @Observed var city: String
     @Observed var street = ""
     init(city: String = "") { self.city = city }
 }
 
+@KeyValueObservable
 class Person: KeyValueObservable {
     @Observed var name: String
     @Observed var age = 0
     @Observed var address: Address?
     @Observed weak var friend: Person?
     @Observed var tags: [String] = []
-    var scratch = 0
+    @Unobserved var scratch = 0
 
     /// Computed from two @Observed properties: observing it depends on both.
     var summary: String { "\(name) (\(age))" }
@@ -20,6 +22,7 @@ class Person: KeyValueObservable {
     init(name: String = "") { self.name = name }
 }
 
+@KeyValueObservable
 final class Student: Person {
     @Observed var school = ""
 }
@@ -65,6 +68,7 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// Its subclass overrides `level` with a getter of its own: a path's value is not the stored one.
+@KeyValueObservable
 class OverridableMeter: KeyValueObservable {
     @Observed var level = 0
 }
@@ -76,6 +80,7 @@ final class DoubledMeter: OverridableMeter {
     }
 }
 
+@KeyValueObservable
 final class MeterPanel: KeyValueObservable {
     @Observed var meter: OverridableMeter?
 }

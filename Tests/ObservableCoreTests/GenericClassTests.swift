@@ -2,6 +2,7 @@ import Testing
 
 @testable import ObservableCore
 
+@KeyValueObservable
 final class GenericBox<T>: KeyValueObservable {
     @Observed var value: T
     @Observed var child: GenericBox<T>?

@@ -9,6 +9,7 @@ private enum Mood: Equatable { case calm, busy }
 /// A property of each kind a string key path's change keeps: bitwise-copyable values of 1, 6, 8 and
 /// 16 bytes (kept as bytes), strings (kept as themselves), a wider struct, an array, an object,
 /// optionals and `Any` (kept in a box).
+@KeyValueObservable
 private final class Gauges: KeyValueObservable, CustomStringConvertible {
     @Observed var count = 0
     @Observed var ratio = 0.5

@@ -130,7 +130,7 @@ struct ObserverSemanticsTests {
 
     /// Random sets, in-place additions and deferred stores on the plain twin and `observed` alike,
     /// each property of `observed` observed by `observe` and the whole object by `observeProperties`.
-    private func runTwins<Twin: ObserverShapes & KeyValueObservable>(
+    private func runTwins<Twin: ObserverShapes & ObservedPropertyListing>(
         seed: UInt64, _ observed: Twin,
         observe: (ShapeProperty, @escaping (Int?, Int?) -> Void) -> ObservationToken
     ) {

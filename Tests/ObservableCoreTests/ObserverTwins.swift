@@ -118,9 +118,10 @@ final class PlainShapes: ObserverShapes {
     }
 }
 
+@KeyValueObservable
 final class ObservedShapes: ObserverShapes, KeyValueObservable {
-    var log: [String] = []
-    var pending: [() -> Void] = []
+    @Unobserved var log: [String] = []
+    @Unobserved var pending: [() -> Void] = []
     @Observed var nestedFunctionParameter = 7 {
         didSet {
             func doubled(_ nestedFunctionParameter: Int) -> Int { nestedFunctionParameter * 2 }
@@ -214,6 +215,7 @@ final class ObservedShapes: ObserverShapes, KeyValueObservable {
 
 /// Cocoa's idiom for a property that notifies by hand from its own observers: the key path literals
 /// inside them name the property, not its storage.
+@KeyValueObservable
 final class ManualAccount: KeyValueObservable {
     @Observed(notifiesAutomatically: false) var balance = 0 {
         willSet { willChangeValue(for: \.balance) }

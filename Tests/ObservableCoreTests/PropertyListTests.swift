@@ -56,78 +56,109 @@ private final class ListedScreen {
     func note(_ old: Int) { notes.append("did \(old)->\(level)") }
 }
 
+private final class Unlisted: KeyValueObservable {
+    @Observed var name = ""
+}
+
 @KeyValueObservable
 private final class ListedLamp: Observable {
     var brightness = 5
     var name = ""
 }
 
-/// For every property the list of `object`'s class names: the list and reflection agree on the slot,
-/// the storage's type and ownership, whether it is an existential and whether a string key reaches
-/// it; and they find the same slots.
-private func expectAgreement(
-    _ object: AnyObject, _ names: [String], existentials: Set<String> = [],
+/// What a class's list must say of one property: its declared type, whether it holds its value
+/// strongly, whether it is an existential, whether a string key reaches it.
+private struct Expected {
+    let name: String
+    let type: Any.Type
+    var isStrong = true
+    var isExistential = false
+    var hasStringKey = true
+}
+
+/// For every property expected of `object`'s class: the list finds it (by string key only where
+/// one reaches it) with the declared type, ownership and kind; its slot is where the getter reports
+/// it (evaluated under tracking through `keyPaths`, by name); its storage reads what the getter
+/// returns; and the list finds no property the class does not observe.
+private func expectListed<Root: AnyObject>(
+    _ object: Root, _ expected: [Expected], keyPaths: [String: PartialKeyPath<Root>],
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
-    let type: AnyClass = type(of: object)
-    let listed = try #require(ListedProperties.of(type), sourceLocation: sourceLocation)
-    let reflected = ReflectedFields.of(type)
-    #expect(Set(listed.offsets(in: object)) == Set(reflected.slotOffsets), sourceLocation: sourceLocation)
-    for name in names {
-        for keyed in [false, true] {
-            let property = listed.property(name, keyed: keyed)
-            let field = reflected.observedProperty(name, keyed: keyed)
-            #expect((property == nil) == (field == nil), "\(name) keyed: \(keyed)", sourceLocation: sourceLocation)
-            guard let property, let field else { continue }
-            #expect(
-                listed.slotOffset(of: property, in: object) == field.slotOffset, "\(name)",
-                sourceLocation: sourceLocation)
-            #expect(property.storage?.valueType == field.storageType, "\(name)", sourceLocation: sourceLocation)
-            #expect(property.isStrong == field.storageIsStrong, "\(name)", sourceLocation: sourceLocation)
-            // Reflection sees an optional, where the list says what the optional wraps.
-            #expect(
-                property.flags.contains(.existential) == existentials.contains(name), "\(name)",
-                sourceLocation: sourceLocation)
-            if field.storageIsExistential { #expect(existentials.contains(name), sourceLocation: sourceLocation) }
-            #expect(property.hasStringKey == field.hasStringKey, "\(name)", sourceLocation: sourceLocation)
-            #expect(
-                listed.name(ofSlotAt: field.slotOffset) == reflected.slotName(atOffset: field.slotOffset),
-                sourceLocation: sourceLocation)
-        }
+    let listed = try #require(ListedProperties.of(type(of: object)), sourceLocation: sourceLocation)
+    for each in expected {
+        let property = try #require(listed.property(each.name), "\(each.name)", sourceLocation: sourceLocation)
+        #expect(
+            (listed.property(each.name, keyed: true) != nil) == each.hasStringKey, "\(each.name)",
+            sourceLocation: sourceLocation)
+        #expect(
+            ObjectIdentifier(property.storage.valueType) == ObjectIdentifier(each.type), "\(each.name)",
+            sourceLocation: sourceLocation)
+        #expect(property.isStrong == each.isStrong, "\(each.name)", sourceLocation: sourceLocation)
+        #expect(
+            property.flags.contains(.existential) == each.isExistential, "\(each.name)",
+            sourceLocation: sourceLocation)
+        let offset = listed.slotOffset(of: property, in: object)
+        #expect(listed.name(ofSlotAt: offset) == each.name, sourceLocation: sourceLocation)
+        guard let keyPath = keyPaths[each.name] else { continue }
+        let (value, accesses) = Tracking.evaluate { object[keyPath: keyPath] }
+        // The first read is the property's own (an override's getter then reads the superclass's).
+        #expect(accesses.first?.property?.slotOffset == offset, "\(each.name)", sourceLocation: sourceLocation)
+        let read = property.storage.read(object).map { String(describing: $0) }
+        #expect(read == String(describing: value), "\(each.name)", sourceLocation: sourceLocation)
     }
-    // Names the class does not observe are in neither.
+    // Names the class does not observe are not listed.
     for name in ["plain", "constant", "missing", "$secret"] {
-        #expect(listed.property(name) == nil && reflected.observedProperty(name) == nil, sourceLocation: sourceLocation)
+        #expect(listed.property(name) == nil, sourceLocation: sourceLocation)
     }
 }
 
 @Suite("What @KeyValueObservable lists of a class")
 struct PropertyListTests {
-    static let baseNames = [
-        "flag", "title", "secret", "shared", "unkeyed", "owner", "anchor", "anything", "delegate", "object",
+    fileprivate static let base: [Expected] = [
+        Expected(name: "flag", type: Bool.self), Expected(name: "title", type: String.self),
+        Expected(name: "secret", type: Int.self, hasStringKey: false),
+        Expected(name: "shared", type: Int.self), Expected(name: "unkeyed", type: Int.self, hasStringKey: false),
+        Expected(name: "owner", type: ListedBase?.self, isStrong: false),
+        Expected(name: "anchor", type: Anchor.self, isStrong: false),
+        Expected(name: "anything", type: Any.self, isExistential: true),
+        Expected(name: "delegate", type: (any Listed)?.self, isExistential: true),
+        Expected(name: "object", type: AnyObject?.self, isExistential: true),
     ]
+    fileprivate static var baseKeyPaths: [String: PartialKeyPath<ListedBase>] {
+        [
+            "flag": \.flag, "title": \.title, "unkeyed": \.unkeyed, "owner": \.owner, "anchor": \.anchor,
+            "anything": \.anything, "delegate": \.delegate, "object": \.object,
+        ]
+    }
 
-    @Test("a class's list says what reflection finds, property by property")
-    func agreesWithReflection() throws {
-        let existentials: Set<String> = ["anything", "delegate", "object"]
-        try expectAgreement(ListedBase(), Self.baseNames, existentials: existentials)
-        try expectAgreement(ListedDerived(), Self.baseNames + ["count", "tags"], existentials: existentials)
-        try expectAgreement(ListedBox([1, 2]), ["item"])
-        try expectAgreement(ListedBox("x"), ["item"])
-        try expectAgreement(ListedLamp(), ["brightness", "name"])
+    @Test("a class's list names each property with its type, ownership and string key, at the slot its getter reports")
+    func listsEveryShape() throws {
+        try expectListed(ListedBase(), Self.base, keyPaths: Self.baseKeyPaths)
+        let derived = ListedDerived()
+        try expectListed(
+            derived,
+            Self.base + [Expected(name: "count", type: Int8.self), Expected(name: "tags", type: [String].self)],
+            keyPaths: ["count": \.count, "tags": \.tags, "flag": \.flag, "title": \.title, "owner": \.owner])
+        try expectListed(ListedBox([1, 2]), [Expected(name: "item", type: [Int].self)], keyPaths: ["item": \.item])
+        try expectListed(ListedBox("x"), [Expected(name: "item", type: String.self)], keyPaths: ["item": \.item])
+        try expectListed(
+            ListedLamp(), [Expected(name: "brightness", type: Int.self), Expected(name: "name", type: String.self)],
+            keyPaths: ["brightness": \.brightness, "name": \.name])
     }
 
     @Test("an actor-isolated class is listed, and read off its storage on its actor")
     @MainActor func isolatedClass() throws {
         let screen = ListedScreen()
-        try expectAgreement(screen, ["caption", "level"])
+        try expectListed(
+            screen, [Expected(name: "caption", type: String.self), Expected(name: "level", type: Int.self)],
+            keyPaths: ["caption": \.caption, "level": \.level])
         screen.caption = "Ann"
         let listed = try #require(ListedProperties.of(ListedScreen.self))
-        #expect(listed.property("caption")?.storage?.read(screen) as? String == "Ann")
+        #expect(listed.property("caption")?.storage.read(screen) as? String == "Ann")
         screen.level = 4
         screen.level += 1
         #expect(screen.notes == ["will 0->4", "did 0->4", "will 4->5", "did 4->5"])
-        #expect(listed.property("level")?.storage?.read(screen) as? Int == 5)
+        #expect(listed.property("level")?.storage.read(screen) as? Int == 5)
     }
 
     @Test("every property once, in the order of its slot: an override at its own slot")
@@ -135,9 +166,8 @@ struct PropertyListTests {
         let derived = ListedDerived()
         let listed = try #require(ListedProperties.of(ListedDerived.self))
         let all = listed.all(in: derived)
-        // As reflection orders them: by slot, an override's being the subclass's.
-        #expect(all.map(\.property.name) == ObjectProperties.of(ListedDerived.self).map(\.name))
-        #expect(all.map(\.slotOffset) == ObjectProperties.of(ListedDerived.self).map(\.slotOffset))
+        // Each property once, by slot: an override's is the subclass's, so it is past the superclass's.
+        #expect(Set(all.map(\.property.name)) == Set(Self.base.map(\.name) + ["count", "tags"]))
         // The override is found at its own slot, past every slot of the superclass.
         let base = try #require(ListedProperties.of(ListedBase.self)).offsets(in: ListedBase())
         let title = try #require(all.first { $0.property.name == "title" })
@@ -148,6 +178,6 @@ struct PropertyListTests {
 
     @Test("a class no @KeyValueObservable lists has no list")
     func unlisted() {
-        #expect(ListedProperties.of(NamedParts.self) == nil)
+        #expect(ListedProperties.of(Unlisted.self) == nil)
     }
 }

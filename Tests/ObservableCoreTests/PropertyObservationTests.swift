@@ -52,6 +52,7 @@ class PlainGauge {
     var reading = 0
 }
 
+@KeyValueObservable
 final class ObservedGauge: PlainGauge, KeyValueObservable {
     @Observed override var reading: Int
     @Observed var unit = "°C"
@@ -71,8 +72,9 @@ final class Tray<Content> {
     init(_ content: Content) { self.content = content }
 }
 
+@KeyValueObservable
 final class Unobservable: KeyValueObservable {
-    var plain = 0
+    @Unobserved var plain = 0
 }
 
 @Suite("Observing every property of an object")

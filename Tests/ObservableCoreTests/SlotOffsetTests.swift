@@ -5,19 +5,22 @@ import Testing
 
 // Shapes whose slots sit at different places: after storage of several sizes, in a superclass and a
 // subclass, in a generic class, in a class declaring `Observable` (two access forms), weak storage.
+@KeyValueObservable
 private class Base: KeyValueObservable {
     @Observed var flag = false
     @Observed var title = ""
 }
 
+@KeyValueObservable
 private final class Derived: Base {
     @Observed var count: Int8 = 0
     @Observed var tags: [String] = []
     @Observed override var title: String
 }
 
+@KeyValueObservable
 private final class SlotBox<Element>: KeyValueObservable {
-    var padding: (Int8, Int64) = (0, 0)
+    @Unobserved var padding: (Int8, Int64) = (0, 0)
     @Observed var item: Element
     @Observed weak var owner: Base?
 
@@ -30,18 +33,20 @@ private final class Lamp: Observable {
     var name = ""
 }
 
+@KeyValueObservable
 private final class Dial: KeyValueObservable, Observable {
     @Observed var angle = 0.0
 }
 
 /// The slot offset the getter reported while `keyPath` was evaluated under tracking, and the one
-/// reflection finds for the property's slot, for `name` on `object`'s class.
+/// the class's list finds for the property's slot, for `name` on `object`'s class.
 private func offsets<Root: AnyObject, Value>(
     _ object: Root, _ keyPath: KeyPath<Root, Value>, _ name: String
-) -> (reported: Int?, reflected: Int?) {
+) -> (reported: Int?, listed: Int?) {
     let (_, accesses) = Tracking.evaluate(object, keyPath)
-    let reflected = ReflectedFields.of(type(of: object)).observedProperty(name)?.slotOffset
-    return (accesses.first?.property?.slotOffset ?? nil, reflected)
+    let listed = ListedProperties.of(type(of: object))
+    let property = listed?.property(name)
+    return (accesses.first?.property?.slotOffset ?? nil, property.map { listed!.slotOffset(of: $0, in: object) })
 }
 
 @Suite("A getter reports where its slot is")
@@ -51,7 +56,7 @@ struct SlotOffsetTests {
         let box = SlotBox([1, 2])
         let lamp = Lamp()
         let dial = Dial()
-        let cases: [(reported: Int?, reflected: Int?)] = [
+        let cases: [(reported: Int?, listed: Int?)] = [
             offsets(Base(), \.flag, "flag"), offsets(Base(), \.title, "title"),
             offsets(derived, \.flag, "flag"), offsets(derived, \.count, "count"),
             offsets(derived, \.tags, "tags"), offsets(derived, \.title, "title"),
@@ -59,9 +64,9 @@ struct SlotOffsetTests {
             offsets(lamp, \.brightness, "brightness"), offsets(lamp, \.name, "name"),
             offsets(dial, \.angle, "angle"),
         ]
-        for (index, (reported, reflected)) in cases.enumerated() {
+        for (index, (reported, listed)) in cases.enumerated() {
             #expect(reported != nil, "case \(index)")
-            #expect(reported == reflected, "case \(index)")
+            #expect(reported == listed, "case \(index)")
         }
         // Each property its own slot.
         let keyPaths: [PartialKeyPath<Derived>] = [\Derived.flag, \Derived.count, \Derived.tags]
@@ -71,7 +76,7 @@ struct SlotOffsetTests {
         #expect(Set(derivedOffsets.compactMap { $0 }).count == 3)
     }
 
-    @Test func aLearntSlotIsTheOneAnObservationIsRegisteredIn() {
+    @Test func aLearntSlotIsTheOneAnObservationIsRegisteredIn() throws {
         let first = Derived()
         let second = Derived()
         let log = Recorder<String>()
@@ -83,7 +88,8 @@ struct SlotOffsetTests {
         }
         let learnt = KeyPathResolutions.shared.knownSlotOffset(\Derived.count, rootType: Derived.self) ?? nil
         #expect(learnt != nil)
-        #expect(learnt == ReflectedFields.of(Derived.self).observedProperty("count")?.slotOffset)
+        let listed = try #require(ListedProperties.of(Derived.self))
+        #expect(learnt == listed.property("count").map { listed.slotOffset(of: $0, in: first) })
         first.count = 1
         second.count = 2
         first.tags = ["x"]

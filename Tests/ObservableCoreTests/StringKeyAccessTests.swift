@@ -3,6 +3,7 @@ import Testing
 
 /// Every access level a property can be declared with, each set by a method of the class (the test
 /// reaches the private ones only through it).
+@KeyValueObservable
 private class Vault: KeyValueObservable {
     @Observed var plain = 0
     @Observed public var open = 0
@@ -13,8 +14,8 @@ private class Vault: KeyValueObservable {
     @Observed fileprivate var fileSecret = 0
     @Observed(stringKey: true) private var optedIn = 0
     @Observed(stringKey: false) var optedOut = 0
-    private var hiddenPlain = 0
-    var unobserved = 0
+    @Unobserved private var hiddenPlain = 0
+    @Unobserved var unobserved = 0
 
     /// Sets every property to `value`, in declaration order.
     func setAll(_ value: Int) {
@@ -37,6 +38,7 @@ private class Vault: KeyValueObservable {
     }
 }
 
+@KeyValueObservable
 private final class SubVault: Vault {
     @Observed var extra = 0
     @Observed private var subSecret = 0
@@ -58,6 +60,7 @@ private final class KeyedLedger {
     }
 }
 
+@KeyValueObservable
 private final class Holder: KeyValueObservable {
     @Observed var vault = Vault()
     @Observed private var privateVault = Vault()

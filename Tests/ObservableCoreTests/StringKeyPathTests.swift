@@ -6,9 +6,19 @@ private func describe(_ change: KeyedChange) -> String {
     "\(change.isPrior ? "prior" : "post") \(change.oldValue.map { "\($0)" } ?? "nil") -> \(change.newValue.map { "\($0)" } ?? "nil")"
 }
 
-private final class Gallery: KeyValueObservable, CustomReflectable {
+/// Conforms by hand: `@Observed` serves typed key paths, but no list names its properties.
+private final class Gallery: KeyValueObservable {
     @Observed var title = ""
-    var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+@KeyValueObservable
+private final class Museum {
+    var gallery: Gallery? = Gallery()
+}
+
+/// Not `@KeyValueObservable`: it inherits `Person`'s list, which lacks its own property.
+private final class Visitor: Person {
+    @Observed var badge = 0
 }
 
 /// Declares a field named like the storage of the `@Observed var name` it inherits (`Person`'s
@@ -125,12 +135,25 @@ struct StringKeyPathTests {
         }
     }
 
-    @Test("a class with a custom Mirror is refused with a clear reason")
-    func customReflection() {
-        #expect(throws: StringKeyPathError(reason: .customReflection, key: "title", typeName: "Gallery", path: "title"))
-        {
-            _ = try Gallery().observe(keyPath: "title") { _, _ in }
+    @Test("a class that no @KeyValueObservable lists is refused with a clear reason, wherever it is met")
+    func notListed() throws {
+        let museum = Museum()
+        let refused = StringKeyPathError(reason: .notListed, key: "title", typeName: "Gallery", path: "gallery.title")
+        #expect(throws: refused) { _ = try museum.observe(keyPath: "gallery.title") { _, _ in } }
+        #expect(
+            refused.description
+                == "\"gallery.title\": Gallery is not @KeyValueObservable, so string keys find no property 'title' of its own"
+        )
+        // A subclass that is not finds its superclass's properties, not its own.
+        let visitor = Visitor()
+        #expect(throws: StringKeyPathError(reason: .notListed, key: "badge", typeName: "Visitor", path: "badge")) {
+            _ = try visitor.observe(keyPath: "badge") { _, _ in }
         }
+        var names: [String] = []
+        let token = try visitor.observe(keyPath: "name") { _, change in names.append(change.newValue as! String) }
+        visitor.name = "Vi"
+        #expect(names == ["Vi"])
+        withExtendedLifetime(token) {}
     }
 
     @Test("cancel ends it; the observed object's deallocation ends it and frees the handler's captures")

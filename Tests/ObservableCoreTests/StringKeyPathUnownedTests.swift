@@ -3,12 +3,14 @@ import Testing
 
 private final class Owner {}
 
+@KeyValueObservable
 private final class Leaf: KeyValueObservable {
     @Observed var name = ""
 }
 
 /// Holds an `unowned` reference it never reads once its object is gone (legal Swift), declared
 /// before the property a string path goes through.
+@KeyValueObservable
 private final class Branch: KeyValueObservable {
     unowned let owner: Owner
     @Observed unowned var keeper: Owner

@@ -27,12 +27,14 @@ private final class PlainShelfItem: PlainShelf {
     var books: [Book] = []
 }
 
+@KeyValueObservable
 private class ObservedShelf: KeyValueObservable {
-    var log: [String] = []
+    @Unobserved var log: [String] = []
     @Observed var tags: [String] = [] { didSet { log.append("tags \(oldValue.count)->\(tags.count)") } }
     @Observed var notes: [Note] = []
 }
 
+@KeyValueObservable
 private final class ObservedShelfItem: ObservedShelf {
     @Observed var books: [Book] = []
 }

@@ -138,7 +138,7 @@ struct ObservationBridgeExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Prefs.self, inheriting: nil,
                             [
-                                .init("volume", \Prefs._volume)
+                                .init("volume", { (object: Prefs) in object._volume })
                             ]
                         ) { object, slots in
                             slots.append(object._$volume)
@@ -247,8 +247,8 @@ struct ObservationBridgeExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Prefs.self, inheriting: nil,
                             [
-                                .init("volume", \Prefs._volume),
-                                .init("owner", \Prefs._owner, [.weak])
+                                .init("volume", { (object: Prefs) in object._volume }),
+                                .init("owner", { (object: Prefs) in object._owner }, [.weak])
                             ]
                         ) { object, slots in
                             slots.append(object._$volume)
@@ -349,7 +349,7 @@ struct ObservationBridgeExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Prefs.self, inheriting: nil,
                             [
-                                .init("volume", \Prefs._volume)
+                                .init("volume", { (object: Prefs) in object._volume })
                             ]
                         ) { object, slots in
                             slots.append(object._$volume)

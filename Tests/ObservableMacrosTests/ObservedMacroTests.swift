@@ -112,8 +112,8 @@ struct ObservedExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Person.self, inheriting: nil,
                             [
-                                .init("age", \\Person._age),
-                                .init("name", \\Person._name)
+                                .init("age", { (object: Person) in object._age }),
+                                .init("name", { (object: Person) in object._name })
                             ]
                         ) { object, slots in
                             slots.append(object._$age)
@@ -405,7 +405,7 @@ struct ObservedExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Gauge.self, inheriting: nil,
                             [
-                                .init("level", \\Gauge._level)
+                                .init("level", { (object: Gauge) in object._level })
                             ]
                         ) { object, slots in
                             slots.append(object._$level)
@@ -949,7 +949,7 @@ struct ObservedExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Person.self, inheriting: nil,
                             [
-                                .init("name", \\Person._name)
+                                .init("name", { (object: Person) in object._name })
                             ]
                         ) { object, slots in
                             slots.append(object._$name)
@@ -996,7 +996,7 @@ struct ObservedExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Person.self, inheriting: nil,
                             [
-                                .init("name", \\Person._name)
+                                .init("name", { (object: Person) in object._name })
                             ]
                         ) { object, slots in
                             slots.append(object._$name)

@@ -39,7 +39,7 @@ struct ReflectionExpansionTests {
                         ObservableCore.ObservedPropertyList(
                             Tag.self, inheriting: nil,
                             [
-                                .init("name", \\Tag._name)
+                                .init("name", { (object: Tag) in object._name })
                             ]
                         ) { object, slots in
                             slots.append(object._$name)
@@ -48,10 +48,6 @@ struct ReflectionExpansionTests {
 
                     public var customMirror: Mirror {
                         Mirror(self, children: ["name": self._name as Any, "owner": self.owner as Any, "id": self.id as Any], displayStyle: .class)
-                    }
-
-                    public nonisolated static var _mirrorShowsObservedProperties: Bool {
-                        true
                     }
                 }
 

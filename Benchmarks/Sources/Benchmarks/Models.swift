@@ -26,6 +26,7 @@ final class DidSetModel {
 }
 
 /// ObservableCore.
+@KeyValueObservable
 final class ObservedModel: KeyValueObservable {
     @Observed var value = 0
     @Observed var child: ObservedChild?
@@ -58,10 +59,12 @@ final class PlainListModel {
 }
 
 /// A property whose values are not bitwise-copyable, for the string key path's rows.
+@KeyValueObservable
 final class NamedModel: KeyValueObservable {
     @Observed var name = ""
 }
 
+@KeyValueObservable
 final class ObservedChild: KeyValueObservable {
     @Observed var leaf = 0
 }

@@ -1,4 +1,4 @@
-extension KeyValueObservable {
+extension ObservedPropertyListing {
     /// The changes of every `@Observed` property of this object, as an asynchronous sequence: which
     /// property changed, and how.
     ///
@@ -91,5 +91,20 @@ public struct PropertyChangeSequence<Root: KeyValueObservable>: AsyncSequence {
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             await iteration.next(isolation: actor)
         }
+    }
+}
+
+extension KeyValueObservable {
+    /// Unavailable for a class that `@KeyValueObservable` does not list: the sequence finds the
+    /// properties in its list.
+    @available(
+        *, unavailable,
+        message:
+            "propertyChanges finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public func propertyChanges(
+        deep: Bool = false, bufferingPolicy: PropertyChangeSequence<Self>.BufferingPolicy = .unbounded
+    ) -> PropertyChangeSequence<Self> {
+        fatalError("unavailable")
     }
 }

@@ -13,7 +13,7 @@ extension ObservationController {
     ///
     /// One such observation per object: observing again replaces it. It is apart from the
     /// observations of the object's key paths, which it neither replaces nor is replaced by.
-    public func observeProperties<Object: KeyValueObservable>(
+    public func observeProperties<Object: ObservedPropertyListing>(
         of object: Object,
         options: PropertyObservationOptions = [.old, .new],
         _ handler: @escaping (Observer, Object, PropertyChange) -> Void
@@ -30,7 +30,7 @@ extension ObservationController {
     ///     editor.markEdited(change.path)
     /// }
     /// ```
-    public func observeProperties<Object: KeyValueObservable>(
+    public func observeProperties<Object: ObservedPropertyListing>(
         of object: Object,
         options: PropertyObservationOptions = [.old, .new],
         deep: Bool,
@@ -55,7 +55,7 @@ extension ObservationController {
     /// ```swift
     /// observations.observeProperties(of: document, action: Editor.documentDidChange)
     /// ```
-    public func observeProperties<Object: KeyValueObservable>(
+    public func observeProperties<Object: ObservedPropertyListing>(
         of object: Object,
         options: PropertyObservationOptions = [.old, .new],
         action: @escaping (Observer) -> (Object, PropertyChange) -> Void
@@ -74,5 +74,34 @@ extension ObservationController {
     /// Whether the controller has a live observation of every property of `object`.
     public func isObservingProperties(of object: AnyObject) -> Bool {
         isObserving(object, .everyProperty)
+    }
+}
+
+extension ObservationController {
+    /// Unavailable for a class that `@KeyValueObservable` does not list: whole-object observation
+    /// finds the properties in its list.
+    @available(
+        *, unavailable,
+        message:
+            "observeProperties finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public func observeProperties<Object: KeyValueObservable>(
+        of object: Object, options: PropertyObservationOptions = [.old, .new], deep: Bool = false,
+        _ handler: @escaping (Observer, Object, PropertyChange) -> Void
+    ) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable for a class that `@KeyValueObservable` does not list.
+    @available(
+        *, unavailable,
+        message:
+            "observeProperties finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public func observeProperties<Object: KeyValueObservable>(
+        of object: Object, options: PropertyObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, PropertyChange) -> Void
+    ) {
+        fatalError("unavailable")
     }
 }

@@ -15,7 +15,7 @@ extension ObservationController {
     /// and a typed key path naming the same property are two observations.
     ///
     /// - Throws: ``StringKeyPathError`` naming the offending component; nothing is observed then.
-    public func observe<Object: KeyValueObservable>(
+    public func observe<Object: ObservedPropertyListing>(
         _ object: Object,
         keyPath: String,
         options: ObservationOptions = [.old, .new],
@@ -42,7 +42,7 @@ extension ObservationController {
     /// ```swift
     /// try observations.observe(person, keyPath: "address.city", action: ProfileView.cityDidChange)
     /// ```
-    public func observe<Object: KeyValueObservable>(
+    public func observe<Object: ObservedPropertyListing>(
         _ object: Object,
         keyPath: String,
         options: ObservationOptions = [.old, .new],
@@ -63,5 +63,34 @@ extension ObservationController {
     /// Whether the controller has a live observation of the string key path `keyPath` on `object`.
     public func isObserving(_ object: AnyObject, keyPath: String) -> Bool {
         isObserving(object, .string(keyPath))
+    }
+}
+
+extension ObservationController {
+    /// Unavailable for a class that `@KeyValueObservable` does not list: string keys find properties
+    /// in its list.
+    @available(
+        *, unavailable,
+        message:
+            "a string key path finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object, keyPath: String, options: ObservationOptions = [.old, .new],
+        _ handler: @escaping (Observer, Object, KeyedChange) -> Void
+    ) throws(StringKeyPathError) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable for a class that `@KeyValueObservable` does not list.
+    @available(
+        *, unavailable,
+        message:
+            "a string key path finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object, keyPath: String, options: ObservationOptions = [.old, .new],
+        action: @escaping (Observer) -> (Object, KeyedChange) -> Void
+    ) throws(StringKeyPathError) {
+        fatalError("unavailable")
     }
 }

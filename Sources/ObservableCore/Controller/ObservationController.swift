@@ -250,6 +250,7 @@ public final class ObservationController<Observer: AnyObject> {
     /// Out of line: describing the key path is for the rare replacement, not every `observe`'s code.
     @inline(never)
     private func warnReplaced(_ registration: ControllerRegistration, of object: AnyObject) {
+        ListedProperties.learnSlots(of: object)
         Diagnostics.warnReplacedObservation(named: registration.key.description(rootType: type(of: object)))
     }
 

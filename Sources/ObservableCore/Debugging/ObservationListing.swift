@@ -6,12 +6,10 @@ enum ObservationListing {
     /// its properties and then of registration.
     static func describe(_ object: AnyObject) -> String {
         let type: AnyClass = Swift.type(of: object)
-        let fields = ReflectedFields.of(type)
         var order: [ObjectIdentifier] = []
         var found: [ObjectIdentifier: (summary: ObservationSummary, reads: [String])] = [:]
-        for offset in fields.slotOffsets.sorted() {
+        for (name, offset) in ListedProperties.of(type)?.slots(in: object) ?? [] {
             guard let list = ListSlot.at(offset, in: object).pointee.existingObservers() else { continue }
-            let name = fields.slotName(atOffset: offset) ?? "?"
             for entry in list.entries(of: ListEntry.self) where entry.isActive {
                 let observation: AnyObservation =
                     (entry as? PathLink)?.observation ?? (entry as? PropertyEntry)?.observation ?? entry
@@ -64,7 +62,7 @@ enum ObservationListing {
     }
 }
 
-extension KeyValueObservable {
+extension ObservedPropertyListing {
     /// The live observations of this object, for debugging: one line each, with the key path, the
     /// options and what made it (a token, a controller, a sequence; a path when it is nested or
     /// computed), like Cocoa's `observationInfo`.
@@ -99,6 +97,8 @@ extension ObservationController: CustomDebugStringConvertible {
         let subject = "ObservationController<\(Observer.self)> of \(observer)\(retainsObserved ? ", retaining" : "")"
         let lines = liveObservations().flatMap { object, observed in
             let type: AnyClass = Swift.type(of: object)
+            // Learns where the object's slots are, which the key paths' descriptions name.
+            ListedProperties.learnSlots(of: object)
             let prefix = "  \(ObservationListing.name(of: object)): "
             return observed.map { key, options, isPath in
                 prefix
@@ -106,5 +106,18 @@ extension ObservationController: CustomDebugStringConvertible {
             }.sorted()
         }
         return ObservationListing.header(subject, lines)
+    }
+}
+
+extension KeyValueObservable {
+    /// Unavailable for a class that `@KeyValueObservable` does not list: the listing finds the
+    /// object's observations in its properties' lists.
+    @available(
+        *, unavailable,
+        message:
+            "observationsDescription finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public var observationsDescription: String {
+        fatalError("unavailable")
     }
 }

@@ -53,6 +53,17 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     @Unobserved private var records = Records()
     @Unobserved private var token: ObservationToken?
 
+    /// Unavailable for a class that `@KeyValueObservable` does not list: the ChangeTracker finds the
+    /// properties in its list.
+    @available(
+        *, unavailable,
+        message:
+            "ChangeTracker finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public init<Object: KeyValueObservable>(tracking object: Object, deep: Bool = false) {
+        fatalError("unavailable")
+    }
+
     /// Starts tracking every `@Observed` property of `object`, as it is now.
     ///
     /// - Parameters:
@@ -60,7 +71,7 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     ///   - deep: Whether the objects `object` reaches are tracked too, as
     ///     ``KeyValueObservable/observeProperties(options:deep:_:)`` follows them: a change of any
     ///     of them is a change, with its object (``TrackedChange/object``), and reverting sets it back.
-    public init<Object: KeyValueObservable>(tracking object: Object, deep: Bool = false) {
+    public init<Object: ObservedPropertyListing>(tracking object: Object, deep: Bool = false) {
         token = ObservationToken(
             ObjectObservations.register(
                 object, options: [.old, .new], deep: deep, origin: .token, onObservedDeallocated: nil

@@ -72,6 +72,17 @@ public final class UndoHistory: Observable, @unchecked Sendable {
     @Unobserved private var state = State()
     @Unobserved private var token: ObservationToken?
 
+    /// Unavailable for a class that `@KeyValueObservable` does not list: the UndoHistory finds the
+    /// properties in its list.
+    @available(
+        *, unavailable,
+        message:
+            "UndoHistory finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public init<Object: KeyValueObservable>(recording object: Object, deep: Bool = false, levelsOfUndo: Int = 0) {
+        fatalError("unavailable")
+    }
+
     /// Starts recording every change of the `@Observed` properties of `object`.
     ///
     /// - Parameters:
@@ -80,7 +91,7 @@ public final class UndoHistory: Observable, @unchecked Sendable {
     ///     ``KeyValueObservable/observeProperties(options:deep:_:)`` follows them: adding an object
     ///     to an array is one change, undone by removing it; its own changes are recorded from then on.
     ///   - levelsOfUndo: How many groups are kept (the oldest go first); `0`, the default, keeps all.
-    public init<Object: KeyValueObservable>(recording object: Object, deep: Bool = false, levelsOfUndo: Int = 0) {
+    public init<Object: ObservedPropertyListing>(recording object: Object, deep: Bool = false, levelsOfUndo: Int = 0) {
         state.levels = max(levelsOfUndo, 0)
         token = ObservationToken(
             ObjectObservations.register(

@@ -8,11 +8,11 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
     /// One property as a lookup finds it: its entry in the most derived class that lists it, the
     /// index of that entry's slot among `offsets`, and the storage it reads (an override's is that of
     /// the nearest superclass listing the property with its storage).
-    struct Property {
+    struct Property: Sendable {
         let name: String
         let slotIndex: Int
         let flags: ObservedPropertyList.Flags
-        let storage: ObservedPropertyList.Storage?
+        let storage: ObservedPropertyList.Storage
 
         /// Whether a string key reaches the property.
         var hasStringKey: Bool { !flags.contains(.hidden) }
@@ -32,6 +32,18 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         self.lists = lists
     }
 
+    /// Whether `type` lists its own properties (rather than inheriting its superclass's list, which
+    /// then lacks any `@Observed` property `type` declares).
+    func areOwn(of type: AnyClass) -> Bool {
+        ObjectIdentifier(lists[0].type) == ObjectIdentifier(type)
+    }
+
+    /// Learns where the slots of `object`'s class are, so that `name(ofSlotAt:)` names them: for the
+    /// descriptions of key paths, which have a class but no instance.
+    static func learnSlots(of object: AnyObject) {
+        _ = of(type(of: object))?.offsets(in: object)
+    }
+
     /// The properties of `type`, or `nil` when no `@KeyValueObservable` lists them.
     static func of(_ type: AnyClass) -> ListedProperties? {
         if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
@@ -49,15 +61,17 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
     /// The property `key` as the class's accessors see it: the entry of the most derived class that
     /// lists it. A string key (`keyed`) finds only a property a string key reaches (skipping a
     /// hidden override for the superclass's property it overrides, whose slot hears its sets too);
-    /// the runtime's own lookups find every one. `nil` also when no storage of the property is
-    /// listed, which the lookups need to read it.
+    /// the runtime's own lookups find every one. An override reads the storage of the nearest
+    /// superclass listing the property, or the superclass's own stored property of that name.
     func property(_ key: String, keyed: Bool = false) -> Property? {
         var index = 0
         for (level, list) in lists.enumerated() {
             for entry in list.entries {
                 defer { index += 1 }
                 guard entry.name == key, !keyed || !entry.flags.contains(.hidden) else { continue }
-                guard let storage = entry.storage ?? inheritedStorage(of: key, below: level) else { return nil }
+                let storage =
+                    entry.storage ?? inheritedStorage(of: key, below: level)
+                    ?? ObservedPropertyList.Storage(mirroring: key, above: list.type, valueType: entry.valueType)
                 return Property(name: key, slotIndex: index, flags: entry.flags, storage: storage)
             }
         }
@@ -85,6 +99,12 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
             }
         }
         return found.sorted { $0.slotOffset < $1.slotOffset }
+    }
+
+    /// Every listed slot of `object` (an override's and the superclass's it overrides each), by
+    /// offset, with the name of its property.
+    func slots(in object: AnyObject) -> [(name: String, offset: Int)] {
+        zip(lists.flatMap(\.entries).map(\.name), offsets(in: object)).map { ($0, $1) }.sorted { $0.offset < $1.offset }
     }
 
     /// The slot offset of `property` in `object`, an instance of the class.

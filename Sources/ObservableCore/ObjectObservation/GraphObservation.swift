@@ -126,7 +126,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         var made: [Started] = []
         var pending: [(Node, AnyObject)] = [(node, object)]
         while let (parent, parentObject) = pending.popLast() {
-            for property in ObjectProperties.of(type(of: parentObject)) where property.followsObjects {
+            for property in ObjectProperties.of(parentObject) where property.followsObjects {
                 guard let value = property.currentValue(in: parentObject) else { continue }
                 held.append(value)
                 for child in ObjectContents.objects(in: value) {

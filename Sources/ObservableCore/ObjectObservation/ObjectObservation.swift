@@ -39,7 +39,7 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     /// `warnsWhenEmpty`: an object with no `@Observed` property is a mistake worth a debug warning
     /// (not so for an object met in a graph).
     func register(_ object: AnyObject, warnsWhenEmpty: Bool = true) {
-        let properties = ObjectProperties.of(type(of: object))
+        let properties = ObjectProperties.of(object)
         guard !properties.isEmpty else {
             if warnsWhenEmpty { Diagnostics.warnNoObservedProperties(type(of: object)) }
             _ = claimEnd()

@@ -3,11 +3,6 @@
 /// `ObservedPropertyKey`), and for an observation of a graph whether it holds objects to follow and
 /// its current value. One per class and property, made once and never freed, so that a change
 /// refers to it without counting references.
-///
-/// Assumes, to read the current value, that `ReflectedFields` found the property's storage: a
-/// strong stored field of exactly the storage type at that offset in every instance of the class,
-/// which the caller keeps alive while it reads. Proved by `GraphObservationTests` (objects reached
-/// through stored arrays, dictionaries and optionals) under AddressSanitizer in `.ci/run`.
 @usableFromInline
 final class ObjectProperty: @unchecked Sendable {
     /// The property's name, as declared.
@@ -18,27 +13,16 @@ final class ObjectProperty: @unchecked Sendable {
     let reader: KeyedValueReader
     /// Reads the stored value of an instance; `nil` unless the property holds objects that an
     /// observation of a graph follows (strongly: a `weak` or `unowned` reference is not followed).
-    private let storedValue: ((AnyObject) -> Any)?
+    private let storedValue: ((AnyObject) -> Any?)?
     private let learnt = OnceReference<ObservedPropertyKey>()
 
-    init(name: String, slotOffset: Int, storage: ReflectedFields.ObservedProperty) {
-        self.name = name
+    init(_ property: ListedProperties.Property, slotOffset: Int) {
+        name = property.name
         self.slotOffset = slotOffset
-        self.reader = KeyedValueReader(for: storage.storageType)
-        guard storage.storageIsStrong,
-            ObjectContents.mayHoldObjects(storage.storageType, isExistential: storage.storageIsExistential)
-        else {
-            storedValue = nil
-            return
-        }
-        let offset = storage.storageOffset
-        func reader<Value>(_: Value.Type) -> (AnyObject) -> Any {
-            { object in
-                UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).advanced(by: offset)
-                    .load(as: Value.self)
-            }
-        }
-        storedValue = _openExistential(storage.storageType, do: reader)
+        reader = KeyedValueReader(for: property.storage.valueType)
+        let mayHoldObjects = ObjectContents.mayHoldObjects(
+            property.storage.valueType, isExistential: property.flags.contains(.existential))
+        storedValue = property.isStrong && mayHoldObjects ? property.storage.read : nil
     }
 
     /// Whether an observation of a graph follows the objects this property holds.
@@ -47,7 +31,7 @@ final class ObjectProperty: @unchecked Sendable {
     /// The property's stored value in `object` (an instance of the class, kept alive by the
     /// caller), for a property that `followsObjects`; `nil` otherwise.
     func currentValue(in object: AnyObject) -> Any? {
-        storedValue.map { $0(object) }
+        storedValue?(object) ?? nil
     }
 
     /// The property's key, once one of its notifications on any instance of the class taught it.
@@ -59,23 +43,19 @@ final class ObjectProperty: @unchecked Sendable {
     }
 }
 
-/// The `@Observed` properties of each class, its superclasses' included, found by reflection
-/// (`ReflectedFields`) once per class.
+/// The `@Observed` properties of each class, its superclasses' included, as its list says
+/// (`ListedProperties`), made once per class.
 enum ObjectProperties {
     private static let lock = Lock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: [ObjectProperty]] = [:]  // guarded by `lock`
 
-    /// The `@Observed` properties of `type` in the order of their slots in an instance: a
-    /// superclass's first, each class's in the order declared.
-    static func of(_ type: AnyClass) -> [ObjectProperty] {
+    /// The `@Observed` properties of `object`'s class in the order of their slots in an instance: a
+    /// superclass's first, each class's in the order declared. None for a class that no
+    /// `@KeyValueObservable` lists.
+    static func of(_ object: AnyObject) -> [ObjectProperty] {
+        let type: AnyClass = type(of: object)
         if let cached = lock.withLock({ cache[ObjectIdentifier(type)] }) { return cached }
-        let fields = ReflectedFields.of(type)
-        let properties = fields.slotOffsets.sorted().compactMap { offset -> ObjectProperty? in
-            guard let name = fields.slotName(atOffset: offset),
-                let property = fields.observedProperty(name), property.slotOffset == offset
-            else { return nil }
-            return ObjectProperty(name: name, slotOffset: offset, storage: property)
-        }
+        let properties = ListedProperties.of(type)?.all(in: object).map { ObjectProperty($0, slotOffset: $1) } ?? []
         return lock.withLock {
             // Another thread may have made them meanwhile: the first made are kept, and learn keys.
             if let cached = cache[ObjectIdentifier(type)] { return cached }

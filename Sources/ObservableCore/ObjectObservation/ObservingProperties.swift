@@ -1,4 +1,4 @@
-extension KeyValueObservable {
+extension ObservedPropertyListing {
     /// Observes every `@Observed` property of this object at once: its class's, its superclasses'
     /// and, for an object of a subclass, the subclass's own. Each change says which property
     /// changed, with its key path and name, and carries the old and new values as `Any`.
@@ -54,7 +54,7 @@ extension KeyValueObservable {
     }
 }
 
-extension KeyValueObservable {
+extension ObservedPropertyListing {
     /// Observes every `@Observed` property of this object as ``observeProperties(options:_:)``
     /// does, and with `deep: true` every `@Observed` property of every object it reaches: through
     /// properties holding `KeyValueObservable` objects, or optionals, arrays, sets or dictionaries
@@ -137,5 +137,21 @@ enum ObjectObservations {
             onObservedDeallocated: onObservedDeallocated, handler: handler)
         observation.register(root)
         return observation
+    }
+}
+
+extension KeyValueObservable {
+    /// Unavailable for a class that `@KeyValueObservable` does not list: whole-object observation
+    /// finds the properties in its list.
+    @available(
+        *, unavailable,
+        message:
+            "observeProperties finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public func observeProperties(
+        options: PropertyObservationOptions = [.old, .new], deep: Bool = false,
+        _ handler: @escaping (Self, PropertyChange) -> Void, onObservedDeallocated: (() -> Void)? = nil
+    ) -> ObservationToken {
+        fatalError("unavailable")
     }
 }

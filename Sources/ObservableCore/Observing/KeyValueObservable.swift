@@ -12,15 +12,11 @@
 /// }
 /// person.name = "Ann"   // prints " -> Ann"
 /// ```
-public protocol KeyValueObservable: AnyObject {
-    /// Whether the class's `Mirror` is the one `@KeyValueObservable` writes, which string key paths
-    /// read by the names shown. The macro answers; do not implement it.
-    static var _mirrorShowsObservedProperties: Bool { get }
-}
-
-extension KeyValueObservable {
-    public static var _mirrorShowsObservedProperties: Bool { false }
-}
+///
+/// The features that find properties by name (string key paths, ``observeProperties(options:_:)``,
+/// `ChangeTracker`, `UndoHistory`, ``ObservedPropertyListing/observationsDescription``) need the list
+/// of the class's properties that `@KeyValueObservable` writes: mark the class with it.
+public protocol KeyValueObservable: AnyObject {}
 
 extension KeyValueObservable {
     /// Observes the value at `keyPath`, calling `handler` synchronously on the setting thread.

@@ -1,4 +1,6 @@
-/// Marks every stored `var` of the class `@Observed` and conforms it to ``KeyValueObservable``.
+/// Marks every stored `var` of the class `@Observed`, lists them for the features that find
+/// properties by name, and conforms the class to ``ObservedPropertyListing`` (a
+/// ``KeyValueObservable``).
 ///
 /// ```swift
 /// @KeyValueObservable
@@ -29,7 +31,7 @@
 ///
 /// A final class declaring `CustomReflectable` gets the `customMirror` showing its stored
 /// properties as written, so `dump(person)` and the debugger print `name: "Ann"` rather than the
-/// macro's storage (`_name`) and slot (`_$name`); string key paths still read it. Only a final
+/// macro's storage (`_name`) and slot (`_$name`). Only a final
 /// class: a mirror is inherited, and a subclass's own properties would be missing from it.
 ///
 /// ```swift
@@ -44,7 +46,7 @@
 @attached(
     member, conformances: ObservedPropertyListing, names: named(CodingKeys), named(init), named(encode),
     named(`_$observationRegistrar`), named(access), named(withMutation), named(customMirror),
-    named(_mirrorShowsObservedProperties), named(`_$observedProperties`), arbitrary)
+    named(`_$observedProperties`), arbitrary)
 @attached(extension, conformances: KeyValueObservable, ObservedPropertyListing)
 public macro KeyValueObservable() = #externalMacro(module: "ObservableMacros", type: "KeyValueObservableMacro")
 

@@ -23,10 +23,10 @@ struct ListSlot: ~Copyable, @unchecked Sendable {
 
     /// The slot at `offset` bytes into `object`: how registration, string key paths and stored paths
     /// reach a property's list without its accessors. Assumes `offset` is a slot's offset in
-    /// `object`'s class, as a getter reported it (`offset(in:)`) or reflection found it
-    /// (`ReflectedFields.slotOffsets`), and that the caller keeps `object` alive while it uses the
-    /// pointer. Proved by `SlotOffsetTests` (the two agree on every shape of class),
-    /// `KeyPathInterningTests`, `StringKeyPathTests` and `StoredPathTests`.
+    /// `object`'s class, as a getter reported it or the class's list found it (both `offset(in:)`),
+    /// and that the caller keeps `object` alive while it uses the pointer. Proved by `SlotOffsetTests`
+    /// (the two agree on every shape of class), `KeyPathInterningTests`, `StringKeyPathTests` and
+    /// `StoredPathTests`.
     static func at(_ offset: Int, in object: AnyObject) -> UnsafePointer<ListSlot> {
         UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             .advanced(by: offset).assumingMemoryBound(to: ListSlot.self)

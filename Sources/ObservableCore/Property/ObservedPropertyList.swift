@@ -1,49 +1,72 @@
 /// The `@Observed` properties of a class as `@KeyValueObservable` lists them
-/// (`ObservedPropertyListing._$observedProperties`): for each, its name, a key path to its storage, and
+/// (`ObservedPropertyListing._$observedProperties`): for each, its name, a reader of its storage, and
 /// how it is declared; the class's own first, then those of the listed superclass it inherits. What
 /// the by-name features must know of a class comes from here, written by the macro, rather than from
 /// the runtime's reflection metadata. Do not write one; the macro does.
 ///
-/// The storage key paths can be formed outside the class's isolation because the macro declares a
+/// The storage readers can be formed outside the class's isolation because the macro declares a
 /// listed property's storage `nonisolated(unsafe)`: it is private, and only the property's own
 /// accessors and the runtime (on the thread that uses the object) touch it.
 @_documentation(visibility: internal)
-public struct ObservedPropertyList: @unchecked Sendable {  // immutable; key paths and a class object
+public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries, closures and a class object
     /// One property: its name, its storage, and how it is declared.
     public struct Entry: @unchecked Sendable {  // immutable
         let name: String
         /// The property's storage; `nil` for an `@Observed override`, whose storage is the
-        /// superclass's property, and for a storage that carries the user's `willSet`/`didSet`
-        /// (kept in the class's isolation).
+        /// superclass's property.
         let storage: Storage?
+        let valueType: Any.Type
         let flags: Flags
 
-        /// A property whose storage is `storage`.
-        public init<Root: AnyObject, Value>(_ name: String, _ storage: KeyPath<Root, Value>, _ flags: Flags = []) {
+        /// A property whose storage `read` reads (`{ (object: Person) in object._name }`). A reader, not
+        /// a key path: a key path to the storage would let it be reached from anywhere, and Swift then
+        /// checks exclusivity at run time on every access of the property.
+        public init<Root: AnyObject, Value>(_ name: String, _ read: @escaping (Root) -> Value, _ flags: Flags = []) {
             self.name = name
-            self.storage = Storage(storage)
+            self.storage = Storage(read)
+            valueType = Value.self
             self.flags = flags
         }
 
-        /// A property without a storage key path: an override, or a storage carrying observers.
-        public init(_ name: String, _ flags: Flags) {
+        /// An `@Observed override` of a superclass's property, of type `Value`: it has no storage of its
+        /// own; it reads the superclass's.
+        public init<Value>(_ name: String, overriding _: Value.Type, _ flags: Flags = [.override]) {
             self.name = name
             storage = nil
+            valueType = Value.self
             self.flags = flags
         }
     }
 
-    /// A property's storage, read through its key path: its type, and its value in an instance of the
-    /// class (or of a subclass), as `Any`.
-    struct Storage {
-        let keyPath: AnyKeyPath
+    /// A property's storage: its type, and its value in an instance of the class (or of a subclass),
+    /// as `Any`; `nil` for an object of another class.
+    struct Storage: @unchecked Sendable {  // immutable: reads storage the class made nonisolated
         let valueType: Any.Type
         let read: (AnyObject) -> Any?
 
-        init<Root: AnyObject, Value>(_ keyPath: KeyPath<Root, Value>) {
-            self.keyPath = keyPath
+        init<Root: AnyObject, Value>(_ reader: @escaping (Root) -> Value) {
             valueType = Value.self
-            read = { object in (object as? Root).map { $0[keyPath: keyPath] } }
+            read = { object in (object as? Root).map(reader) }
+        }
+
+        /// The stored property `name` of the nearest superclass of `type` that has one, read through
+        /// `Mirror`: what an `@Observed override` of a property that no list names wraps, which no
+        /// reader formed outside the class's isolation reaches. (A mirror makes the children before
+        /// it too, so this is kept for that case.)
+        init(mirroring name: String, above type: AnyClass, valueType: Any.Type) {
+            self.valueType = valueType
+            read = { object in
+                var mirror: Mirror? = Mirror(reflecting: object)
+                while let current = mirror, ObjectIdentifier(current.subjectType) != ObjectIdentifier(type) {
+                    mirror = current.superclassMirror
+                }
+                mirror = mirror?.superclassMirror
+                while let current = mirror {
+                    if let child = current.children.first(where: { $0.label == name }) { return child.value }
+                    mirror = current.superclassMirror
+                }
+                return nil
+            }
         }
     }
 

@@ -19,9 +19,10 @@ public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvert
         /// The component follows a value that is not an object with properties to observe
         /// (`"name.count"`: a `String` has none).
         case notAnObject
-        /// The type customises its `Mirror` itself (`CustomReflectable`), so its properties cannot be
-        /// read. (The mirror `@KeyValueObservable` writes is read.)
-        case customReflection
+        /// The type is not `@KeyValueObservable`, whose list of the class's `@Observed` properties is
+        /// what string keys find them by (a subclass that is not inherits its superclass's list,
+        /// without its own properties).
+        case notListed
     }
 
     /// Why the path was rejected.
@@ -49,8 +50,8 @@ public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvert
             case .unknownKey: "\(typeName) has no property '\(key)' that a string key reaches"
             case .notAnObject:
                 "'\(key)' cannot be looked up in \(typeName): it is not a class with @Observed properties"
-            case .customReflection:
-                "\(typeName) customises its Mirror (CustomReflectable), so '\(key)' cannot be read by name"
+            case .notListed:
+                "\(typeName) is not @KeyValueObservable, so string keys find no property '\(key)' of its own"
             }
         return "\"\(path)\": \(detail)"
     }

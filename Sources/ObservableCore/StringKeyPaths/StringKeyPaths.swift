@@ -1,7 +1,6 @@
-@_spi(Reflection) import Swift
 import Synchronization
 
-extension KeyValueObservable {
+extension ObservedPropertyListing {
     /// Observes a key path given as a string of property names, as Cocoa and EasyKVO do:
     /// `try person.observe(keyPath: "address.city") { person, change in … }`.
     ///
@@ -45,19 +44,20 @@ extension KeyValueObservable {
 }
 
 /// A validated string key path: its components, and how to read the value through them while
-/// reporting each `@Observed` property read to the tracking frame, as a generated getter does.
+/// reporting each `@Observed` property read to the tracking frame, as a generated getter does. Each
+/// component is found in the list `@KeyValueObservable` writes of its class (`ListedProperties`).
 struct StringKeyPath: Sendable {
     /// The path as written, which each change names.
     let text: String
     let components: [String]
     /// The property, when the path is one property of the root: observed directly, in its list.
-    private let property: ReflectedFields.ObservedProperty?
+    private let property: (listed: ListedProperties, property: ListedProperties.Property)?
 
     init(_ path: String, rootType: AnyClass) throws(StringKeyPathError) {
         text = path
         components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var type: Any.Type = rootType
-        var last: ReflectedFields.ObservedProperty?
+        var last: (listed: ListedProperties, property: ListedProperties.Property)?
         for (position, key) in components.enumerated() {
             let typeName = String(describing: type)
             func fail(_ reason: StringKeyPathError.Reason) -> StringKeyPathError {
@@ -65,16 +65,14 @@ struct StringKeyPath: Sendable {
             }
             if key.isEmpty { throw fail(.emptyComponent) }
             guard let objectType = type as? AnyClass else { throw fail(.notAnObject) }
-            if objectType is CustomReflectable.Type, !showsObservedProperties(objectType) {
-                throw fail(.customReflection)
-            }
+            guard let listed = ListedProperties.of(objectType) else { throw fail(.notListed) }
             // A property no string key reaches, a stored property that is not `@Observed`, and a
             // name the type does not have are one error: a client cannot probe for hidden names.
-            guard let property = ReflectedFields.of(objectType).observedProperty(key, keyed: true) else {
-                throw fail(.unknownKey)
+            guard let property = listed.property(key, keyed: true) else {
+                throw fail(listed.areOwn(of: objectType) ? .unknownKey : .notListed)
             }
-            if position < components.count - 1 { type = unwrappedOptionalType(property.storageType) }
-            last = property
+            if position < components.count - 1 { type = unwrappedOptionalType(property.storage.valueType) }
+            last = (listed, property)
         }
         self.property = components.count == 1 ? last : nil
     }
@@ -101,12 +99,12 @@ struct StringKeyPath: Sendable {
         onObservedDeallocated: DeallocationHook?, _ handler: @escaping (Root, KeyedChange) -> Void
     ) -> AnyObservation {
         let name = standIn.name
-        if let property {
+        if let (listed, property) = property {
             let observation = KeyedDirectObservation(
-                keyPath: standIn.keyPath, name: name, valueType: property.storageType, options: options,
+                keyPath: standIn.keyPath, name: name, valueType: property.storage.valueType, options: options,
                 onObservedDeallocated: onObservedDeallocated, handler: handler)
             observation.origin = origin
-            Registration.register(observation, atSlot: property.slotOffset, of: root)
+            Registration.register(observation, atSlot: listed.slotOffset(of: property, in: root), of: root)
             Registration.deliverInitial(to: observation, options: options) {
                 observation.deliverInitial(root, Tracking.untracked { value(of: root) })
             }
@@ -126,15 +124,15 @@ struct StringKeyPath: Sendable {
     func value(of root: AnyObject) -> Any? {
         var object = root
         for (position, key) in components.enumerated() {
-            guard let property = ReflectedFields.of(type(of: object)).observedProperty(key, keyed: true) else {
+            guard let listed = ListedProperties.of(type(of: object)), let property = listed.property(key, keyed: true)
+            else {
                 return nil
             }
             if let frame = TrackingFrame.current {
-                frame.record(object, ListSlot.at(property.slotOffset, in: object).pointee.observers(), nil)
+                let slot = ListSlot.at(listed.slotOffset(of: property, in: object), in: object)
+                frame.record(object, slot.pointee.observers(), nil)
             }
-            guard let stored = storedValue(property, key: key, of: object),
-                let value = unwrappedOptional(stored)
-            else {
+            guard let stored = property.storage.read(object), let value = unwrappedOptional(stored) else {
                 return nil
             }
             if position == components.count - 1 { return value }
@@ -143,29 +141,6 @@ struct StringKeyPath: Sendable {
         }
         return nil
     }
-
-    /// The stored value of `property` (named `key`), read through `Mirror`, which reads `weak` and
-    /// `unowned` storage correctly: at the level of the class that stores it, the storage's child
-    /// alone (a mirror's children are made one at a time, and another field may be an `unowned`
-    /// reference whose object is gone, which must not be read), or by `key` in the mirror
-    /// `@KeyValueObservable` wrote.
-    private func storedValue(_ property: ReflectedFields.ObservedProperty, key: String, of object: AnyObject) -> Any? {
-        let owner: AnyClass = property.storageClass
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror, current.subjectType != owner {
-            mirror = current.superclassMirror
-        }
-        guard let children = mirror?.children else { return nil }
-        if showsObservedProperties(owner) { return children.first(where: { $0.label == key })?.value }
-        guard property.storageIndex < children.count else { return nil }
-        let child = children[children.index(children.startIndex, offsetBy: property.storageIndex)]
-        return child.label == property.storageName ? child.value : nil
-    }
-}
-
-/// Whether `type`'s mirror is the one `@KeyValueObservable` writes, with a child per property.
-private func showsObservedProperties(_ type: AnyClass) -> Bool {
-    (type as? any KeyValueObservable.Type)?._mirrorShowsObservedProperties ?? false
 }
 
 /// What a string key path observation carries as its key path.
@@ -178,4 +153,19 @@ private func unwrappedOptionalType(_ type: Any.Type) -> Any.Type {
     var type = type
     while let optional = type as? OptionalProtocol.Type { type = optional.wrappedType }
     return type
+}
+
+extension KeyValueObservable {
+    /// Unavailable for a class that `@KeyValueObservable` does not list: string keys find properties
+    /// in its list.
+    @available(
+        *, unavailable,
+        message:
+            "a string key path finds properties in the list @KeyValueObservable writes: mark the class @KeyValueObservable"
+    )
+    public func observe(
+        keyPath: String, options: ObservationOptions = [.old, .new], _ handler: @escaping (Self, KeyedChange) -> Void
+    ) throws(StringKeyPathError) -> ObservationToken {
+        fatalError("unavailable")
+    }
 }
