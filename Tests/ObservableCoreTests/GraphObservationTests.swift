@@ -1,5 +1,6 @@
-import ObservableCore
 import Testing
+
+@testable import ObservableCore
 
 @KeyValueObservable
 private final class Bookcase {
@@ -36,6 +37,17 @@ private final class ChainLink {
     var next: ChainLink?
 }
 
+/// Conforms by hand: no list, so a graph that reaches one cannot observe its properties.
+private final class Sticker: KeyValueObservable {
+    @Observed var text = ""
+}
+
+@KeyValueObservable
+private final class Binder {
+    var label = ""
+    var sticker: Sticker? = Sticker()
+}
+
 /// What a deep observation heard: the path, the values, and whether the object was the one set.
 private final class Heard: @unchecked Sendable {
     private let lines = Locked<[String]>([])
@@ -50,6 +62,21 @@ private final class Heard: @unchecked Sendable {
 
 @Suite("Observing an object graph")
 struct GraphObservationTests {
+    @Test(
+        "an object the graph reaches whose class no @KeyValueObservable lists is not observed, and debug builds say so")
+    func unlistedChild() {
+        let binder = Binder()
+        let heard = Heard()
+        let token = binder.observeProperties(deep: true) { _, change in heard.record(change) }
+        binder.sticker?.text = "new"
+        binder.label = "A"
+        #expect(heard.all == ["label ->A"])
+        #if DEBUG
+        #expect(Diagnostics.messages.contains { $0.contains("observing a graph reached a Sticker") })
+        #endif
+        withExtendedLifetime(token) {}
+    }
+
     @Test("a change anywhere in the graph, with where it happened, its object, and the root")
     func paths() {
         let book = Volume()

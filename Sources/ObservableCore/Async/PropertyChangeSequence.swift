@@ -14,7 +14,7 @@ extension ObservedPropertyListing {
     /// task; read them from the object, or observe with a handler. The sequence ends when this
     /// object is deallocated (after the elements already buffered), when the iterating task is
     /// cancelled, or when the loop is left; buffering is that of
-    /// ``changes(of:options:bufferingPolicy:)``.
+    /// ``KeyValueObservable/changes(of:options:bufferingPolicy:)``.
     ///
     /// - Parameter bufferingPolicy: What happens to changes the iterating task has not consumed yet.
     public func propertyChanges(
@@ -38,7 +38,7 @@ extension ObservedPropertyListing {
     }
 }
 
-/// The asynchronous sequence returned by ``KeyValueObservable/propertyChanges(bufferingPolicy:)``.
+/// The asynchronous sequence returned by ``ObservedPropertyListing/propertyChanges(bufferingPolicy:)``.
 public struct PropertyChangeSequence<Root: KeyValueObservable>: AsyncSequence {
     /// Each element is one change: the property, and the kind of change.
     public typealias Element = ChangedProperty
@@ -73,7 +73,7 @@ public struct PropertyChangeSequence<Root: KeyValueObservable>: AsyncSequence {
         return Iterator(ChangeIteration(buffer: buffer, token: ObservationToken(observation)))
     }
 
-    /// Iterates the changes; see ``KeyValueObservable/propertyChanges(bufferingPolicy:)``.
+    /// Iterates the changes; see ``ObservedPropertyListing/propertyChanges(bufferingPolicy:)``.
     public struct Iterator: AsyncIteratorProtocol {
         private let iteration: ChangeIteration<Element>
 

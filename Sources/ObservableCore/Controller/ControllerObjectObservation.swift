@@ -2,7 +2,7 @@
 /// `observeProperties`.
 extension ObservationController {
     /// Observes every `@Observed` property of `object`, as
-    /// ``KeyValueObservable/observeProperties(options:_:)`` does for a token, calling `handler`
+    /// ``ObservedPropertyListing/observeProperties(options:_:)`` does for a token, calling `handler`
     /// with the observer, the object and the change.
     ///
     /// ```swift
@@ -22,7 +22,7 @@ extension ObservationController {
     }
 
     /// Observes every `@Observed` property of `object`, and with `deep: true` of every object it
-    /// reaches, as ``KeyValueObservable/observeProperties(options:deep:_:)`` does for a token. One
+    /// reaches, as ``ObservedPropertyListing/observeProperties(options:deep:_:)`` does for a token. One
     /// such observation per object, deep or not: observing again replaces it.
     ///
     /// ```swift

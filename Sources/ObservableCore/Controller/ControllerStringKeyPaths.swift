@@ -2,7 +2,7 @@
 /// users port their string key paths as they were.
 extension ObservationController {
     /// Observes a string key path of `object` (`"address.city"`), as
-    /// ``KeyValueObservable/observe(keyPath:options:_:)`` does for a token: checked against the
+    /// ``ObservedPropertyListing/observe(keyPath:options:_:)`` does for a token: checked against the
     /// declared types before anything is observed, values as `Any` in a ``KeyedChange``.
     ///
     /// ```swift

@@ -1,4 +1,4 @@
-/// The descriptions of live observations: of an observed object (``KeyValueObservable/observationsDescription``)
+/// The descriptions of live observations: of an observed object (``ObservedPropertyListing/observationsDescription``)
 /// and of a controller (its `debugDescription`), as Cocoa's `observationInfo` and KVOController's
 /// `debugDescription` list theirs.
 enum ObservationListing {

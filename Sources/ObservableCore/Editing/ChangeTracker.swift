@@ -69,7 +69,7 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     /// - Parameters:
     ///   - object: What to track; not kept alive.
     ///   - deep: Whether the objects `object` reaches are tracked too, as
-    ///     ``KeyValueObservable/observeProperties(options:deep:_:)`` follows them: a change of any
+    ///     ``ObservedPropertyListing/observeProperties(options:deep:_:)`` follows them: a change of any
     ///     of them is a change, with its object (``TrackedChange/object``), and reverting sets it back.
     public init<Object: ObservedPropertyListing>(tracking object: Object, deep: Bool = false) {
         token = ObservationToken(

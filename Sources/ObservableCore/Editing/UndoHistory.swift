@@ -88,7 +88,7 @@ public final class UndoHistory: Observable, @unchecked Sendable {
     /// - Parameters:
     ///   - object: What to record; not kept alive.
     ///   - deep: Whether the changes of the objects `object` reaches are recorded too, as
-    ///     ``KeyValueObservable/observeProperties(options:deep:_:)`` follows them: adding an object
+    ///     ``ObservedPropertyListing/observeProperties(options:deep:_:)`` follows them: adding an object
     ///     to an array is one change, undone by removing it; its own changes are recorded from then on.
     ///   - levelsOfUndo: How many groups are kept (the oldest go first); `0`, the default, keeps all.
     public init<Object: ObservedPropertyListing>(recording object: Object, deep: Bool = false, levelsOfUndo: Int = 0) {

@@ -1,5 +1,5 @@
 /// Which property of an object changed, and how: what the asynchronous sequence of a whole
-/// object's changes yields (``KeyValueObservable/propertyChanges(bufferingPolicy:)``).
+/// object's changes yields (``ObservedPropertyListing/propertyChanges(bufferingPolicy:)``).
 ///
 /// A ``PropertyChange`` without its values, which may not be `Sendable` while the sequence's
 /// elements cross from the setting thread to the iterating task. Read the values you need from

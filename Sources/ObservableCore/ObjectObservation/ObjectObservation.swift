@@ -1,5 +1,5 @@
 /// An observation of every `@Observed` property of one object
-/// (``KeyValueObservable/observeProperties(options:_:)``): one entry in each property's list
+/// (``ObservedPropertyListing/observeProperties(options:_:)``): one entry in each property's list
 /// (`PropertyEntry`), all handing their changes to this observation's handler.
 ///
 /// The lists own the entries and the entries own the observation, as a direct observation is owned
@@ -41,7 +41,11 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     func register(_ object: AnyObject, warnsWhenEmpty: Bool = true) {
         let properties = ObjectProperties.of(object)
         guard !properties.isEmpty else {
-            if warnsWhenEmpty { Diagnostics.warnNoObservedProperties(type(of: object)) }
+            if warnsWhenEmpty {
+                Diagnostics.warnNoObservedProperties(type(of: object))
+            } else if ListedProperties.of(type(of: object)) == nil {
+                Diagnostics.warnNotListed(type(of: object))
+            }
             _ = claimEnd()
             return
         }

@@ -10,7 +10,7 @@ extension ObservedPropertyListing {
     /// document.title = "Draft"   // prints "title Optional("") -> Optional("Draft")"
     /// ```
     ///
-    /// The semantics are those of ``observe(_:options:_:)`` for each property: every set notifies,
+    /// The semantics are those of ``KeyValueObservable/observe(_:options:_:)`` for each property: every set notifies,
     /// synchronously on the setting thread, in the order of the property's observers; an
     /// `@Observed` array mutated in place says what it did (``PropertyChange/kind``,
     /// ``PropertyChange/indexes``). A set of a property costs what a set with one more observer
@@ -33,7 +33,7 @@ extension ObservedPropertyListing {
     }
 
     /// Observes every `@Observed` property of this object as ``observeProperties(options:_:)``
-    /// does, and is told when `self` is deallocated, as ``observe(_:options:_:onObservedDeallocated:)``
+    /// does, and is told when `self` is deallocated, as ``KeyValueObservable/observe(_:options:_:onObservedDeallocated:)``
     /// is: once, after the last change, never after the token's `cancel()` has returned.
     ///
     /// - Parameters:
@@ -93,7 +93,7 @@ extension ObservedPropertyListing {
 
     /// Observes every `@Observed` property of this object, and with `deep: true` of every object it
     /// reaches, as ``observeProperties(options:deep:_:)`` does, and is told when this object is
-    /// deallocated, as ``observe(_:options:_:onObservedDeallocated:)`` is.
+    /// deallocated, as ``KeyValueObservable/observe(_:options:_:onObservedDeallocated:)`` is.
     ///
     /// - Parameters:
     ///   - options: What each ``PropertyChange`` carries and when it is sent; `[.old, .new]` by default.

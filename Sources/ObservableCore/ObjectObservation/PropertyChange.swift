@@ -1,5 +1,5 @@
 /// One change of one property, as an observation of a whole object delivers it
-/// (``KeyValueObservable/observeProperties(options:_:)``): which property, the kind of change, and
+/// (``ObservedPropertyListing/observeProperties(options:_:)``): which property, the kind of change, and
 /// the values as `Any`.
 ///
 /// `oldValue` and `newValue` are `nil` when not requested (``PropertyObservationOptions/old``,

@@ -1,5 +1,5 @@
 /// What an observation of a whole object delivers
-/// (``KeyValueObservable/observeProperties(options:_:)``): the options of ``ObservationOptions``
+/// (``ObservedPropertyListing/observeProperties(options:_:)``): the options of ``ObservationOptions``
 /// that apply to every property at once.
 ///
 /// There is no `.initial`: a change names its property by the key path its setter forms, and

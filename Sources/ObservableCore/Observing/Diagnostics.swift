@@ -29,6 +29,17 @@ enum Diagnostics {
             """)
     }
 
+    /// An observation of a graph reached an object whose class no `@KeyValueObservable` lists: its
+    /// properties cannot be found, so its changes are not heard. Debug builds say so, once per class.
+    static func warnNotListed(_ type: Any.Type) {
+        report(
+            """
+            observing a graph reached a \(type), whose properties are not observed: it is not \
+            @KeyValueObservable, whose list of properties whole-object observation finds them in. Mark \
+            the class @KeyValueObservable.
+            """)
+    }
+
     /// `observe` was given a key path with a force unwrap (`\.maybe!.name`): nothing is observed,
     /// since the library would evaluate it after changes, and it traps once the optional is `nil`.
     /// Its token is inactive from the start; debug builds also say so on standard error.

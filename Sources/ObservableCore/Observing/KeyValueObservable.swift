@@ -13,7 +13,8 @@
 /// person.name = "Ann"   // prints " -> Ann"
 /// ```
 ///
-/// The features that find properties by name (string key paths, ``observeProperties(options:_:)``,
+/// The features that find properties by name (string key paths,
+/// ``ObservedPropertyListing/observeProperties(options:_:)``,
 /// `ChangeTracker`, `UndoHistory`, ``ObservedPropertyListing/observationsDescription``) need the list
 /// of the class's properties that `@KeyValueObservable` writes: mark the class with it.
 public protocol KeyValueObservable: AnyObject {}

@@ -30,7 +30,7 @@
 ///   (or ``KeyValueObservable/notifyingChange(of:_:)``), like Cocoa's
 ///   `automaticallyNotifiesObservers(forKey:)` returning `false`.
 ///
-/// - `stringKey:`: whether a string key path (``KeyValueObservable/observe(keyPath:options:_:)``)
+/// - `stringKey:`: whether a string key path (``ObservedPropertyListing/observe(keyPath:options:_:)``)
 ///   reaches the property. Omitted, its declared access decides: `internal` or wider (a
 ///   `private(set)` setter included) yes, `private` and `fileprivate` no. `true` opts a `private`
 ///   or `fileprivate` property in, `false` keeps a wider one out.

@@ -1,6 +1,6 @@
 /// One `@Observed` property as its setter names it: its key path, and how to set it through that
-/// setter. An observation of a whole object finds the properties by reflection, which gives no key
-/// path (and a key path to a property isolated to an actor can be formed only where that isolation
+/// setter. An observation of a whole object finds the properties in the class's list, which holds no
+/// key path to them (one to a property isolated to an actor can be formed only where that isolation
 /// is), so it learns each one from the property's first notification: the setter passes
 /// `{ \.name }` to `ObservationSlot.willSet`, a change announced by hand passes its key path, and
 /// the list hands it to the entries that wait for it (`ObserverList.learn`).

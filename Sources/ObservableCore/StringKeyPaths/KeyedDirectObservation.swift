@@ -2,7 +2,7 @@
 /// a direct observation in the property's list, as for `\.name`, fed the setter's own values. They
 /// are kept as a change keeps them (`KeyedValue`) by a reader made, once per registration, for the
 /// property's stored type, which the class's list gives (`ListedProperties`): no key path projection and
-/// no reflection per change.
+/// no lookup per change.
 final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @unchecked Sendable {
     private let handler: (Root, KeyedChange) -> Void
     /// The path as written, which each change names.

@@ -5,10 +5,11 @@ extension ObservedPropertyListing {
     /// `try person.observe(keyPath: "address.city") { person, change in … }`.
     ///
     /// Each component names an `@Observed` stored property (including one declared in a superclass),
-    /// found by reflection: no table to write or keep in sync. A key reaches only what code outside
+    /// found in the list `@KeyValueObservable` writes of the class's properties; a class met along the
+    /// path without a list of its own throws `.notListed`. A key reaches only what code outside
     /// the type could read: a property declared `internal` or wider, or one opted in with
     /// `@Observed(stringKey: true)`; any other name throws as a missing one does. The semantics are those of the typed
-    /// ``observe(_:options:_:)`` with the same path: every component is a trigger, replacing an
+    /// ``KeyValueObservable/observe(_:options:_:)`` with the same path: every component is a trigger, replacing an
     /// intermediate object re-wires the observation, a `nil` intermediate gives a `nil` value. The
     /// values arrive as `Any` (``KeyedChange``).
     ///
@@ -24,10 +25,9 @@ extension ObservedPropertyListing {
     /// ```
     ///
     /// A single property (`"name"`) is observed as its typed key path is, in the property's own
-    /// list. A longer path is resolved by reading stored values through `Mirror` when a property of
-    /// the path changes, so it is slower than a typed key path; a class that customises its `Mirror` itself
-    /// (`CustomReflectable`, other than the mirror `@KeyValueObservable` writes) cannot be resolved.
-    /// Computed properties have no string key.
+    /// list. A longer path is resolved by reading stored values through the list's readers when a
+    /// property of the path changes, so it is slower than a typed key path. Computed properties have
+    /// no string key.
     ///
     /// - Throws: ``StringKeyPathError`` naming the offending component and the type it was looked up in.
     public func observe(
