@@ -3,7 +3,7 @@ import Testing
 
 @testable import ObservableCore
 
-// Shapes of `@KeyValueObservable` classes whose lists must say what reflection finds: storage of
+// Shapes of `@KeyValueObservable` classes whose lists must say what each property is: storage of
 // several types and ownerships, access levels and string-key options, a subclass with an override,
 // a generic class, an actor-isolated class, a class declaring `Observable`, and existentials.
 private protocol Listed: AnyObject {}
@@ -54,6 +54,20 @@ private final class ListedScreen {
     @Unobserved var notes: [String] = []
 
     func note(_ old: Int) { notes.append("did \(old)->\(level)") }
+}
+
+/// A class from elsewhere: its stored property is in no list.
+private class Instrument {
+    var reading = 1.5
+    var serial = "A"
+}
+
+/// Observes the superclass's `reading` through an override, which reads the superclass's stored
+/// property (through `Mirror`: no list names it).
+@KeyValueObservable
+private final class ListedInstrument: Instrument {
+    @Observed override var reading: Double
+    var unit = "°C"
 }
 
 private final class Unlisted: KeyValueObservable {
@@ -174,6 +188,24 @@ struct PropertyListTests {
         #expect(title.slotOffset > base.max()!)
         #expect(Set(all.map(\.property.name)).count == all.count)
         #expect(all.map(\.slotOffset) == all.map(\.slotOffset).sorted())
+    }
+
+    @Test("an override of a property no list names reads the superclass's stored property")
+    func overrideOfUnlistedProperty() throws {
+        let instrument = ListedInstrument()
+        let listed = try #require(ListedProperties.of(ListedInstrument.self))
+        let reading = try #require(listed.property("reading", keyed: true))
+        #expect(ObjectIdentifier(reading.storage.valueType) == ObjectIdentifier(Double.self))
+        #expect(reading.storage.read(instrument) as? Double == 1.5)
+        var seen: [Double?] = []
+        let token = try instrument.observe(keyPath: "reading", options: [.initial, .new]) { _, change in
+            seen.append(change.newValue(as: Double.self))
+        }
+        instrument.reading = 2.5
+        #expect(seen == [1.5, 2.5])
+        #expect(reading.storage.read(instrument) as? Double == 2.5)
+        #expect(listed.property("serial") == nil)
+        withExtendedLifetime(token) {}
     }
 
     @Test("a class no @KeyValueObservable lists has no list")
