@@ -22,6 +22,9 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
 
     /// Each listed class's list, the most derived first.
     private let lists: [ObservedPropertyList]
+    /// What `property(_:keyed:)` finds, by name: for the runtime's own lookups, and for string keys.
+    private let found: [String: Property]
+    private let foundByStringKey: [String: Property]
     /// The slot offsets of `lists`' entries, the most derived class's first, learnt from the first
     /// instance asked about.
     private let learnt = Mutex<[Int]?>(nil)
@@ -30,6 +33,14 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         var lists = [list]
         while let inherited = lists.last?.inherited { lists.append(inherited) }
         self.lists = lists
+        var found: [String: Property] = [:]
+        var foundByStringKey: [String: Property] = [:]
+        for name in Set(lists.flatMap { $0.entries.map(\.name) }) {
+            found[name] = Self.find(name, keyed: false, in: lists)
+            foundByStringKey[name] = Self.find(name, keyed: true, in: lists)
+        }
+        self.found = found
+        self.foundByStringKey = foundByStringKey
     }
 
     /// Whether `type` lists its own properties (rather than inheriting its superclass's list, which
@@ -64,13 +75,17 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
     /// the runtime's own lookups find every one. An override reads the storage of the nearest
     /// superclass listing the property, or the superclass's own stored property of that name.
     func property(_ key: String, keyed: Bool = false) -> Property? {
+        keyed ? foundByStringKey[key] : found[key]
+    }
+
+    private static func find(_ key: String, keyed: Bool, in lists: [ObservedPropertyList]) -> Property? {
         var index = 0
         for (level, list) in lists.enumerated() {
             for entry in list.entries {
                 defer { index += 1 }
                 guard entry.name == key, !keyed || !entry.flags.contains(.hidden) else { continue }
                 let storage =
-                    entry.storage ?? inheritedStorage(of: key, below: level)
+                    entry.storage ?? inheritedStorage(of: key, in: lists.dropFirst(level + 1))
                     ?? ObservedPropertyList.Storage(mirroring: key, above: list.type, valueType: entry.valueType)
                 return Property(name: key, slotIndex: index, flags: entry.flags, storage: storage)
             }
@@ -78,9 +93,11 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         return nil
     }
 
-    /// The storage of the property `key` in the nearest class listing it below `level`.
-    private func inheritedStorage(of key: String, below level: Int) -> ObservedPropertyList.Storage? {
-        for list in lists.dropFirst(level + 1) {
+    /// The storage of the property `key` in the nearest of `lists` listing it with its storage.
+    private static func inheritedStorage(
+        of key: String, in lists: ArraySlice<ObservedPropertyList>
+    ) -> ObservedPropertyList.Storage? {
+        for list in lists {
             if let entry = list.entries.first(where: { $0.name == key }), let storage = entry.storage { return storage }
         }
         return nil
