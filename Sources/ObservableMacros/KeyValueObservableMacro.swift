@@ -176,16 +176,14 @@ extension KeyValueObservableMacro: ExtensionMacro {
         }
         // The compiler lists only the protocols the class does not conform to yet: a subclass of a
         // `@KeyValueObservable` class conforms already; one of a class conforming to
-        // `KeyValueObservable` by hand lacks the listing. Nonisolated: the runtime asks for the list
-        // on the thread that uses an object, whatever the class's isolation.
+        // `KeyValueObservable` by hand lacks the listing.
         guard protocols.contains(where: PropertyList.isListingProtocol) else { return [] }
         // With `@Observable` (an error) the member role lists nothing.
         let listed = declaration.as(ClassDeclSyntax.self)?.hasObservableMacro != true
-        // Laid out as the formatter lays it out (see `LaidOutSyntax`), from text: swift-syntax 600 has
-        // no node for a `nonisolated` conformance.
+        // Laid out as the formatter lays it out (see `LaidOutSyntax`).
         let conformances = ["KeyValueObservable", listed ? "ObservedPropertyListing" : ""].filter { name in
             protocols.contains { $0.textWithoutTrivia.split(separator: ".").last.map(String.init) == name }
-        }.map { "nonisolated ObservableCore." + $0 }
+        }.map { "ObservableCore." + $0 }
         let text = "extension \(type.trimmed): \(conformances.joined(separator: ", ")) {\n}"
         return [LaidOutSyntax.extensionDeclaration(text)]
     }

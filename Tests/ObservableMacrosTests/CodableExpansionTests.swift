@@ -65,7 +65,7 @@ struct CodableExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -104,7 +104,7 @@ struct CodableExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -154,7 +154,7 @@ struct CodableExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -181,7 +181,7 @@ struct CodableExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -216,7 +216,7 @@ struct CodableExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [

@@ -146,7 +146,7 @@ struct ObservationBridgeExpansionTests {
                     }
                 }
 
-                extension Prefs: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Prefs: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -257,7 +257,7 @@ struct ObservationBridgeExpansionTests {
                     }
                 }
 
-                extension Prefs: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Prefs: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -357,7 +357,7 @@ struct ObservationBridgeExpansionTests {
                     }
                 }
 
-                extension Prefs: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Prefs: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """#
         )
@@ -389,7 +389,7 @@ struct ObservationBridgeExpansionTests {
                         }
                     }
 
-                    extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                    extension Person: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                     }
                     """
             )
@@ -414,7 +414,7 @@ struct ObservationBridgeExpansionTests {
                     }
                 }
 
-                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Person: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -521,7 +521,7 @@ struct ObservationBridgeExpansionTests {
                     var volume = 3
                 }
 
-                extension Prefs: nonisolated ObservableCore.KeyValueObservable {
+                extension Prefs: ObservableCore.KeyValueObservable {
                 }
                 """,
             diagnostics: [

@@ -293,7 +293,7 @@ struct ObservedDiagnosticsTests {
                     }
                 }
 
-                extension Point: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Point: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [
@@ -594,7 +594,7 @@ struct ObservedDiagnosticsTests {
                     }
                 }
 
-                extension Shape: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Shape: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [

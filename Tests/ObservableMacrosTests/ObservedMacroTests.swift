@@ -122,7 +122,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Person: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -413,7 +413,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                extension Gauge: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Gauge: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -957,7 +957,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Person: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -1004,7 +1004,7 @@ struct ObservedExpansionTests {
                     }
                 }
 
-                extension Person: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Person: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )

@@ -51,7 +51,7 @@ struct ReflectionExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -94,10 +94,10 @@ struct ReflectionExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
 
-                extension Plain: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Plain: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """
         )
@@ -124,7 +124,7 @@ struct ReflectionExpansionTests {
                     }
                 }
 
-                extension Tag: nonisolated ObservableCore.KeyValueObservable, nonisolated ObservableCore.ObservedPropertyListing {
+                extension Tag: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {
                 }
                 """,
             diagnostics: [
