@@ -178,12 +178,12 @@ extension KeyValueObservableMacro: ExtensionMacro {
         // `@KeyValueObservable` class conforms already; one of a class conforming to
         // `KeyValueObservable` by hand lacks the listing.
         guard protocols.contains(where: PropertyList.isListingProtocol) else { return [] }
-        // With `@Observable` (an error) the member role lists nothing.
-        let listed = declaration.as(ClassDeclSyntax.self)?.hasObservableMacro != true
+        let missing = Set(protocols.map(PropertyList.unqualifiedName))
+        var conformances = ["KeyValueObservable", "ObservedPropertyListing"].filter(missing.contains)
+        // With `@Observable` (an error) the member role writes no list to conform with.
+        if declaration.as(ClassDeclSyntax.self)?.hasObservableMacro == true { conformances.removeLast() }
         // Laid out as the formatter lays it out (see `LaidOutSyntax`).
-        let conformances = ["KeyValueObservable", listed ? "ObservedPropertyListing" : ""].filter { name in
-            protocols.contains { $0.textWithoutTrivia.split(separator: ".").last.map(String.init) == name }
-        }.map { "ObservableCore." + $0 }
+        conformances = conformances.map { "ObservableCore." + $0 }
         let text = "extension \(type.trimmed): \(conformances.joined(separator: ", ")) {\n}"
         return [LaidOutSyntax.extensionDeclaration(text)]
     }

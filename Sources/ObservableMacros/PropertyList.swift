@@ -72,7 +72,12 @@ enum PropertyList {
 
     /// Whether `type`, one of the conformances a role is given, is `ObservedPropertyListing`.
     static func isListingProtocol(_ type: TypeSyntax) -> Bool {
-        type.textWithoutTrivia.split(separator: ".").last == "ObservedPropertyListing"
+        unqualifiedName(type) == "ObservedPropertyListing"
+    }
+
+    /// A conformance's name without its module (`ObservableCore.KeyValueObservable`).
+    static func unqualifiedName(_ type: TypeSyntax) -> String {
+        String(type.textWithoutTrivia.split(separator: ".").last ?? "")
     }
 
     /// Whether the class observes `property` and lists it: marked by the class attribute, or written
