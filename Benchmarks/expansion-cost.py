@@ -19,6 +19,7 @@ billion in three jobs and 3.4 billion in two. Give each variant more than once, 
   table-array    a static array per class of (name, key path) entries
   table-switch   a static array of names per class, and a function returning each key path by index
   table-reader   table-array whose entries also carry a reader closure of the storage (`{ $0._name }`)
+  no-list        the expansion without the list `@KeyValueObservable` writes (`_$observedProperties`)
 The additions call stand-ins declared in the model, not the runtime.
 """
 import argparse, os, re, subprocess, sys, tempfile
@@ -57,6 +58,9 @@ def model(variant, classes, properties):
     }
     if variant in closing:
         return ACCESS.sub(lambda m: closing[variant](m.group(1), m.group(2)), text)
+    if variant == "no-list":
+        text = re.sub(r"    public nonisolated static var _\$observedProperties.*?\n    }\n", "", text, flags=re.S)
+        return text.replace(", ObservableCore.ObservedPropertyListing {", " {")
     if variant not in ("base", "table-array", "table-switch", "table-reader"):
         sys.exit(f"unknown variant {variant}")
     out, name = [], None

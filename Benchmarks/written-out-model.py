@@ -4,8 +4,9 @@ what the expanded code costs the compiler by itself, the floor of any expansion 
 
     written-out-model.py KIND CLASSES PROPERTIES > Model.swift
 
-KIND: annotated (what `@KeyValueObservable` expands to, which is `@Observed`'s accessors too),
-annotated-observable (the same in a class declaring `Observable`), observable (`@Observable`'s).
+KIND: annotated (what `@KeyValueObservable` expands to: `@Observed`'s accessors, storage the list
+reads, and the list), annotated-observable (the same in a class declaring `Observable`), observable
+(`@Observable`'s).
 The text is each macro's expansion as the golden tests pin it (ObservableMacrosTests; for
 `@Observable`, `swiftc -Xfrontend -dump-macro-expansions` with this toolchain), local names renamed.
 """
@@ -22,7 +23,11 @@ ours_get = """        get {
             return _P
         }"""
 ours_set = """        set {
-            let change = _$P.willSetIfObserved(self, _P) {
+            guard _$P.isObserved else {
+                _P = newValue
+                return
+            }
+            let change = _$P.willSet(self, _P) {
                 \\.P
             }
             _P = newValue
@@ -126,6 +131,17 @@ should_notify = """
 slot = ("    private let _$P: ObservableCore.ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass"
         " = ObservableCore.ObservationSlot()")
 
+list_member = """    public nonisolated static var _$observedProperties: ObservableCore.ObservedPropertyList {
+        ObservableCore.ObservedPropertyList(
+            CLASS.self, inheriting: nil,
+            [
+ENTRIES
+            ]
+        ) { object, slots in
+SLOTS
+        }
+    }"""
+
 out = []
 if kind != "annotated":
     out.append("import Observation")
@@ -144,14 +160,18 @@ for c in range(classes):
     out.append("    public init() {}")
     if kind != "observable":
         for p in range(properties):
-            out.append(f"\n    private var _p{p}: Int = {p}\n\n" + slot.replace("_$P", f"_$p{p}"))
+            out.append(f"\n    private nonisolated(unsafe) var _p{p}: Int = {p}\n\n" + slot.replace("_$P", f"_$p{p}"))
     if kind != "annotated":
         out.append(registrar_members.replace("CLASS", name))
     if kind == "observable":
         out.append(should_notify)
+    else:
+        entries = ",\n".join(f'                .init("p{p}", {{ (object: {name}) in object._p{p} }})' for p in range(properties))
+        slots = "\n".join(f"            slots.append(object._$p{p})" for p in range(properties))
+        out.append(list_member.replace("CLASS", name).replace("ENTRIES", entries).replace("SLOTS", slots))
     out.append("}")
     if kind == "observable":
         out.append(f"extension {name}: nonisolated Observation.Observable {{\n}}")
     else:
-        out.append(f"extension {name}: ObservableCore.KeyValueObservable {{\n}}")
+        out.append(f"extension {name}: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {{\n}}")
 print("\n".join(out))
