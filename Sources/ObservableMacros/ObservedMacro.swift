@@ -26,9 +26,8 @@ public struct ObservedMacro {
     /// a storage carrying the user's observers is formatted per property.
     public static var formatMode: FormatMode { .disabled }
 
-    /// The names of what one property expands to. The storage and the slot are found by these names
-    /// at run time (`ObservedNames` in the runtime; Design.md, "The macro and the runtime agree on
-    /// names"); `NamingContractTests` checks them.
+    /// The names of what one property expands to; the runtime learns the storage and the slot from
+    /// the list `@KeyValueObservable` writes, not from these names.
     struct Names {
         /// The property as written, backticks included: used in `\.name`.
         let property: TokenSyntax

@@ -1,21 +1,7 @@
-/// An observation whose handler runs on an actor (`observe(_:options:isolation:_:)`). The changes of
-/// an ordinary observation, its `source`, are queued here and delivered on the actor in the order they
-/// were made, each only while this observation is active: never after `cancel()` has returned.
-///
-/// A change made on the actor is delivered at once, on the setting thread, after any still queued;
-/// one made elsewhere is queued for a job on the actor. Whether the caller is on the actor is asked of
-/// `Task.immediate`, which runs the job at once when the caller is isolated to the job's actor and
-/// enqueues it otherwise; on Apple platforms the main actor is recognised by its thread first
-/// (`MainThread`), which costs no task. Where `Task.immediate` is missing (before Swift 6.2's runtime)
-/// and the thread cannot tell, a change is always delivered by a job.
-///
-/// Ownership: the source's handler holds this observation, each job holds it until it has run, and
-/// `job` (which captures it) holds it until it ends, so that it never goes while active (the
-/// invariant of `AnyObservation`). When the observed object is deallocated the source ends, and this
-/// observation ends once it has delivered what was queued before.
-///
-/// `@inlinable` where a change passes, so that it is compiled for the concrete `Value` where
-/// `observe` is called, without looking up the generic types' metadata at each delivery.
+/// An observation whose handler runs on an actor: its source's changes are queued and delivered on
+/// the actor in order, never after `cancel()` returned. A change made on the actor is delivered at
+/// once (`Task.immediate` tells, or the main thread on Apple platforms). The source's handler and
+/// each job hold it, so it never goes while active.
 @usableFromInline
 final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable {
     @usableFromInline typealias Handler = (ObservedChange<Value>) -> Void
@@ -55,9 +41,7 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
         return delivery
     }
 
-    /// Takes the token of the observation feeding this one, which this one cancels when cancelled.
-    /// `sourceIsActive == false` (it read no `@Observed` property, or its object is going) ends this
-    /// one too.
+    /// Takes the source's token, cancelled with this one; an inactive source ends this one too.
     @usableFromInline
     func attach(_ source: ObservationToken, sourceIsActive: Bool) {
         lock.withLock { self.source = source }
@@ -124,9 +108,7 @@ final class ActorDelivery<Value: Sendable>: AnyObservation, @unchecked Sendable 
         Task(operation: job)
     }
 
-    /// Delivers the queued changes in order, on the actor, until none is left; a change queued
-    /// meanwhile (by a handler, or on another thread) is delivered after the ones before it, in the
-    /// same drain.
+    /// Delivers the queued changes in order, including those queued meanwhile.
     @inlinable
     func drain() {
         let claimed = lock.withLock { () -> Bool in

@@ -1,42 +1,15 @@
 extension KeyValueObservable {
-    /// The changes of the value at `keyPath`, as an asynchronous sequence.
+    /// The changes of the value at `keyPath`, as an asynchronous sequence (`for await change in
+    /// person.changes(of: \.name)`).
     ///
-    /// ```swift
-    /// for await change in person.changes(of: \.name) {
-    ///     print("name is now", change.newValue!)
-    /// }
-    /// ```
-    ///
-    /// Each iteration observes from the moment it starts (`makeAsyncIterator()`, i.e. the `for await`)
-    /// with the same semantics as ``observe(_:options:_:)``: every set is one element, nested paths
-    /// are re-wired, `.initial` makes the current value the first element. The sequence ends when this
-    /// object is deallocated (after the elements already buffered), when the iterating task is
-    /// cancelled, or when the loop is left; the observation ends with it. Iterating holds neither this
-    /// object nor anything else alive.
-    ///
-    /// The values must be `Sendable`: they are produced on the setting thread and consumed by the
-    /// iterating task. To follow a non-`Sendable` object, observe a `Sendable` path through it
-    /// (`\.address?.city`), or use ``observe(_:options:_:)``.
-    ///
-    /// Buffering: a change is produced synchronously on the setting thread and consumed later by the
-    /// iterating task, so changes wait in a buffer. By default (`.unbounded`) every change is kept;
-    /// `.bufferingNewest(1)` keeps only the latest (a consumer that only needs the current state),
-    /// `.bufferingOldest(n)` drops changes once `n` are waiting.
-    ///
-    /// Coalescing: observe a computed property that reads everything to follow, with
-    /// `.bufferingNewest(1)`. A burst of changes made while the loop is busy is one element, the
-    /// newest; a loop already waiting is resumed by the burst's first change, and the newest follows.
-    ///
-    /// ```swift
-    /// for await change in person.changes(of: \.summary, bufferingPolicy: .bufferingNewest(1)) {
-    ///     render(change.newValue!)
-    /// }
-    /// ```
+    /// Each iteration observes from its start with the semantics of ``observe(_:options:_:)``, and
+    /// ends when this object is deallocated, the task is cancelled or the loop is left. Values must be
+    /// `Sendable`. Changes wait in a buffer; `.bufferingNewest(1)` on a computed property coalesces
+    /// (<doc:SequencesAndActors>).
     ///
     /// - Parameters:
     ///   - keyPath: What to observe, rooted at this object.
-    ///   - options: What each change carries; `[.new]` by default. `.prior` adds an element before
-    ///     each store.
+    ///   - options: What each change carries; `[.new]` by default.
     ///   - bufferingPolicy: What happens to changes the iterating task has not consumed yet.
     public func changes<Value: Sendable>(
         of keyPath: KeyPath<Self, Value>,

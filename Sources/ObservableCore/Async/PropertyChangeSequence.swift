@@ -1,20 +1,7 @@
 extension ObservedPropertyListing {
     /// The changes of every `@Observed` property of this object, as an asynchronous sequence: which
-    /// property changed, and how.
-    ///
-    /// ```swift
-    /// for await changed in document.propertyChanges(bufferingPolicy: .bufferingNewest(1)) {
-    ///     try await save(document)   // autosave: one save per burst of edits at most
-    /// }
-    /// ```
-    ///
-    /// Each iteration observes from the moment it starts, as
-    /// ``observeProperties(options:_:)`` does: every set is one element. The elements carry no
-    /// values, which need not be `Sendable` and would cross from the setting thread to the iterating
-    /// task; read them from the object, or observe with a handler. The sequence ends when this
-    /// object is deallocated (after the elements already buffered), when the iterating task is
-    /// cancelled, or when the loop is left; buffering is that of
-    /// ``KeyValueObservable/changes(of:options:bufferingPolicy:)``.
+    /// property changed, without values (they need not be `Sendable`); buffered as
+    /// ``KeyValueObservable/changes(of:options:bufferingPolicy:)`` is.
     ///
     /// - Parameter bufferingPolicy: What happens to changes the iterating task has not consumed yet.
     public func propertyChanges(
@@ -23,10 +10,7 @@ extension ObservedPropertyListing {
         PropertyChangeSequence(root: self, deep: false, bufferingPolicy: bufferingPolicy)
     }
 
-    /// The changes of every `@Observed` property of this object, and with `deep: true` of every
-    /// object it reaches, as ``observeProperties(options:deep:_:)`` follows them, as an asynchronous
-    /// sequence; see ``propertyChanges(bufferingPolicy:)``. Each element's ``ChangedProperty/path``
-    /// says where the change happened.
+    /// The same, and with `deep: true` of every object it reaches; each element says where.
     ///
     /// - Parameters:
     ///   - deep: Whether the objects this one reaches are observed too.

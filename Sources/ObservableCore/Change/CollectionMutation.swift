@@ -11,9 +11,8 @@ final class CollectionMutation: @unchecked Sendable {  // immutable
         self.indexes = indexes
     }
 
-    /// Compares `old` with `new`, element by element with `same`: one contiguous insertion or removal,
-    /// or replacements in place with the count unchanged. `nil` when the change is none of those
-    /// (several separate insertions, a mix), or changed nothing: that is reported as a setting.
+    /// One contiguous insertion or removal, or replacements in place; `nil` for anything else or no
+    /// change (a setting).
     @inlinable
     convenience init?<C: RandomAccessCollection>(from old: C, to new: C, same: (C.Element, C.Element) -> Bool) {
         let oldCount = old.count
@@ -57,11 +56,8 @@ final class CollectionMutation: @unchecked Sendable {  // immutable
 }
 
 extension CollectionMutation {
-    /// What an in-place mutation from `old` to `new` did, when `Value` turns out at run time to be a
-    /// random-access, range-replaceable collection of `Equatable` elements (compared with `==`) or
-    /// of class references (compared by identity): the same rules as the overloads chosen at
-    /// compile time. `nil` for any other type, an optional collection included, as at compile time
-    /// (a dynamic cast would look through the optional).
+    /// The same for a `Value` found at run time to be such a collection; `nil` for any other type, an
+    /// optional collection included, as at compile time.
     @usableFromInline
     static func detected<Value>(from old: Value, to new: Value) -> CollectionMutation? {
         guard !(Value.self is any OptionalProtocol.Type),
@@ -112,11 +108,7 @@ extension RangeSet<Int> {
     }
 }
 
-/// The kind of a change, as Cocoa's `NSKeyValueChange` (``ObservedChange/Kind``).
-///
-/// ```swift
-/// if change.kind == .setting { print("set to", change.newValue as Any) }
-/// ```
+/// The kind of a change, as Cocoa's `NSKeyValueChange`.
 public enum ObservedChangeKind: Sendable, Hashable {
     /// The value was set: assigned, or mutated in place in a way that is not one of the others.
     case setting

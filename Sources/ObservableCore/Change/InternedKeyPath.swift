@@ -1,19 +1,7 @@
-/// A key path that lives for the rest of the process, so a change can carry it without reference
-/// counting.
-///
-/// Every `ObservedChange` says which key path changed; held strongly, that would be a retain and a
-/// release per observer per notification. Interned key paths are never freed, so a change refers to
-/// one with `unowned(unsafe)` and copying, passing and destroying a change touches no reference
-/// count; reading `ObservedChange.keyPath` retains as usual.
-///
-/// The cost is memory: the first key path of each value observed is kept until the process ends (as
-/// Cocoa keeps its per-class observation info). A key path literal without subscript arguments is a
-/// single object the runtime already caches forever; only key paths built at run time with distinct
-/// subscript arguments (`\.items[i]` for many `i`) add one entry each.
-///
-/// Assumes that `object` was interned (`KeyPathTable` never lets one go). Proved by
-/// `KeyPathInterningTests` (a key path built at run time read from a stored change after everything
-/// else let it go) under AddressSanitizer in `.ci/run`.
+/// A key path kept for the rest of the process, so a change refers to it `unowned(unsafe)` and
+/// touches no reference count. Costs memory only for key paths built with distinct subscript
+/// arguments. Assumes `object` was interned (`KeyPathTable` never frees one). Proved by
+/// `KeyPathInterningTests` under ASan.
 @usableFromInline
 struct InternedKeyPath: @unchecked Sendable {  // immutable; the object is immutable and immortal
     @usableFromInline unowned(unsafe) let object: AnyKeyPath
@@ -34,8 +22,7 @@ final class KeyPathTable: @unchecked Sendable {
     static let shared = KeyPathTable()
 
     private let lock = ShortLock()
-    // Guarded by `lock` (so without run-time exclusivity checks). Both hold their key paths strongly,
-    // for ever.
+    // Guarded by `lock`; both hold their key paths for ever.
     /// Every interned object, by identity: the common case (a literal key path is one object).
     @exclusivity(unchecked) private var byIdentity: [ObjectIdentifier: AnyKeyPath] = [:]
     /// The interned key paths by hash value, for an equal key path that is another object.
@@ -65,9 +52,7 @@ final class KeyPathTable: @unchecked Sendable {
         return equal(to: keyPath, hash: keyPath.hashValue)
     }
 
-    /// The interned key path equal to `keyPath`, whose hash value is `hash`. Hashing and comparing a
-    /// key path may run the `Hashable` conformances of its subscript arguments: user code, so
-    /// outside the lock.
+    /// The interned key path equal to `keyPath`. Hashing may run user code, so outside the lock.
     private func equal(to keyPath: AnyKeyPath, hash: Int) -> AnyKeyPath? {
         let candidates = lock.withLock { byHash[hash] ?? [] }
         return candidates.first { $0 == keyPath }

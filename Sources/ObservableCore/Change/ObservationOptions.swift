@@ -1,14 +1,5 @@
-/// What an observation delivers, and when: the options of Cocoa's key-value observing.
-///
-/// ```swift
-/// let token = person.observe(\.name, options: [.initial, .old, .new]) { person, change in
-///     print(change.oldValue as Any, "->", change.newValue as Any)
-/// }
-/// ```
-///
-/// Order for one set, as in Cocoa: `.initial` fires once from inside `observe`; then, for each
-/// set, the `.prior` notification (before the store, `isPrior == true`, carrying the old value
-/// when `.old` is requested and never a new value), then the notification after the store.
+/// What an observation delivers, and when: the options of Cocoa's key-value observing. `.initial`
+/// fires once inside `observe`; each set then sends `.prior` (before the store) and the change.
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
     /// The options as bits; use the named options (``new``, ``old``, ``initial``, ``prior``) instead.
     public let rawValue: UInt8

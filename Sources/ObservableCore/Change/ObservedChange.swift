@@ -1,17 +1,8 @@
 /// One notification of an observation: what kind of change, the values, and the key path.
 ///
-/// `oldValue` and `newValue` are present only when the observation asked for them with
-/// ``ObservationOptions/old`` and ``ObservationOptions/new``; a `.prior` notification never carries
-/// a new value and an `.initial` one never carries an old value. For an optional property the
-/// values are double optionals: `change.newValue` is `.some(nil)` when the property became `nil`.
-///
-/// ```swift
-/// let token = person.observe(\.age, options: [.old, .new]) { _, change in
-///     if change.keyPath == \Person.age, let old = change.oldValue, let new = change.newValue {
-///         print("age \(old) -> \(new)")
-///     }
-/// }
-/// ```
+/// The values are present only when asked for (``ObservationOptions/old``,
+/// ``ObservationOptions/new``); `.prior` has no new value, `.initial` no old one. For an optional
+/// property they are double optionals.
 public struct ObservedChange<Value> {
     /// The kind of a change, as Cocoa's `NSKeyValueChange`; the same type for every `Value`.
     public typealias Kind = ObservedChangeKind
@@ -21,10 +12,8 @@ public struct ObservedChange<Value> {
 
     /// The value before the change, when ``ObservationOptions/old`` was requested.
     public let oldValue: Value?
-    /// The kind of change: ``ObservedChangeKind/setting`` for an assignment; for an `@Observed` array
-    /// (any random-access, range-replaceable collection of `Equatable` elements or of class
-    /// references) mutated in place, ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal``
-    /// or ``ObservedChangeKind/replacement``, with ``indexes``.
+    /// The kind of change: ``ObservedChangeKind/setting`` for an assignment; for an `@Observed`
+    /// collection mutated in place, an insertion, removal or replacement, with ``indexes``.
     public let kind: Kind
     /// The value after the change, when ``ObservationOptions/new`` was requested.
     public let newValue: Value?
@@ -32,21 +21,16 @@ public struct ObservedChange<Value> {
     public let isPrior: Bool
     /// The key path that was observed: equal (`==`) to the one given to `observe`.
     public var keyPath: AnyKeyPath { _keyPath.object }
-    /// For ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` and
-    /// ``ObservedChangeKind/replacement``: the positions (offsets from the start) that were inserted
-    /// into the new value, removed from the old one, or replaced. `nil` for
-    /// ``ObservedChangeKind/setting``. `oldValue` and `newValue` stay the whole collection, so
-    /// `change.newValue![indexes]` are the inserted elements and `change.oldValue![indexes]` the removed
-    /// ones (for an `Array`, whose indexes are offsets).
+    /// The offsets inserted into the new value, removed from the old one, or replaced; `nil` for
+    /// ``ObservedChangeKind/setting``. `change.newValue![indexes]` are the inserted elements.
     public var indexes: RangeSet<Int>? { mutation?.indexes }
 
     /// Holds the indexes: one optional reference, so that every other change is made, moved and
     /// destroyed without the generic value witnesses a `RangeSet` stored inline would need.
     @usableFromInline let mutation: CollectionMutation?
 
-    /// Interned, so a change carries it without reference counting (see `InternedKeyPath`). A `var`
-    /// so that a set can deliver one change to several observations, each with its key path (see
-    /// `EntryRun.deliverDidChange`).
+    /// Interned, so carried without reference counting; a `var`, so one change serves several
+    /// observations, each with its key path (`EntryRun.deliverDidChange`).
     @usableFromInline var _keyPath: InternedKeyPath
 
     /// Creates a change; the library creates these, tests may too.

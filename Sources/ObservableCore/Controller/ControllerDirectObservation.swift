@@ -1,10 +1,5 @@
-/// A controller's registration of a key path that is one `@Observed` property of the object
-/// (`\.name`): registered itself in the property's list, so that observing makes one object, and
-/// fed the setter's values as a token's direct observation is.
-///
-/// Its `notify` function is compiled for `Root` and `Value` where `observe` is called, as a
-/// token's is; it calls the handler while the observation is active, the registration current
-/// and the observer alive.
+/// A controller's registration of one `@Observed` property of the object: itself the list's entry,
+/// fed the setter's values; calls the handler while active, current and the observer alive.
 @usableFromInline
 final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Value>:
     ControllerHandler<Observer, Root, ObservedChange<Value>>, @unchecked Sendable
@@ -20,10 +15,8 @@ final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Va
             handler: handler, notify: Self.notifyFunction(options: options))
     }
 
-    /// Registers it in the list of the slot at `offset` in `root` and delivers `.initial`, as
-    /// `Registration.start` does a token's direct observation (written out here: through `start`, the
-    /// handler's closure is not folded into the controller's registration). Returns `nil`, the
-    /// controller's sign that the registration is itself the observation.
+    /// Registers it at the slot and delivers `.initial`, as `Registration.start` does (written out:
+    /// through `start` the handler's closure is not folded in). Returns `nil`: itself the observation.
     @inlinable
     func start(atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>) -> AnyObservation? {
         Registration.register(self, atSlot: offset, of: root)
@@ -39,10 +32,8 @@ final class ControllerDirectObservation<Observer: AnyObject, Root: AnyObject, Va
         if claimEnd() { objectDeallocated() }
     }
 
-    /// The notify function for `options`, capture-free; the default options get one of their own,
-    /// with the option tests folded away. `TypedDirectObservation` has the same two closures: shared
-    /// through a protocol extension, they would not be specialised here, and would capture a context
-    /// allocated at each `observe`.
+    /// The notify function for `options`, as `TypedDirectObservation`'s: shared through a protocol
+    /// extension it would not be specialised here, and would allocate a context per `observe`.
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
         options.isDefault

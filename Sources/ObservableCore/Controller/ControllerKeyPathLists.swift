@@ -2,15 +2,7 @@
 /// `observe:keyPaths:`: each key path is one observation, as if observed alone.
 extension ObservationController {
     /// Observes several key paths of `object` with one handler; `change.keyPath` says which changed.
-    ///
-    /// ```swift
-    /// observations.observe(person, keyPaths: [\.name, \.age]) { view, person, change in
-    ///     if change.keyPath == \Person.name { view.renderName() } else { view.renderAge() }
-    /// }
-    /// ```
-    ///
-    /// Each key path is one observation of the pair (object, key path), as if observed alone. An
-    /// empty list observes nothing; debug builds say so on standard error.
+    /// Each is an observation of its own; an empty list observes nothing (debug builds say so).
     public func observe<Object: KeyValueObservable>(
         _ object: Object,
         keyPaths: [PartialKeyPath<Object>],
@@ -28,18 +20,7 @@ extension ObservationController {
         }
     }
 
-    /// Observes several key paths of `object`, calling one method of the observer: KVOController's
-    /// target-action for several key paths. `change.keyPath` says which changed.
-    ///
-    /// ```swift
-    /// final class ProfileView {
-    ///     lazy var observations = ObservationController(observer: self)
-    ///     func bind(_ person: Person) {
-    ///         observations.observe(person, keyPaths: [\.name, \.age], action: ProfileView.personDidChange)
-    ///     }
-    ///     func personDidChange(_ person: Person, _ change: ObservedChange<Any>) { … }
-    /// }
-    /// ```
+    /// Observes several key paths of `object`, calling one method of the observer.
     public func observe<Object: KeyValueObservable>(
         _ object: Object,
         keyPaths: [PartialKeyPath<Object>],

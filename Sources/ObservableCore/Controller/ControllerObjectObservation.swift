@@ -2,17 +2,8 @@
 /// `observeProperties`.
 extension ObservationController {
     /// Observes every `@Observed` property of `object`, as
-    /// ``ObservedPropertyListing/observeProperties(options:_:)`` does for a token, calling `handler`
-    /// with the observer, the object and the change.
-    ///
-    /// ```swift
-    /// observations.observeProperties(of: document) { editor, document, change in
-    ///     editor.markEdited(change.name)
-    /// }
-    /// ```
-    ///
-    /// One such observation per object: observing again replaces it. It is apart from the
-    /// observations of the object's key paths, which it neither replaces nor is replaced by.
+    /// ``ObservedPropertyListing/observeProperties(options:_:)`` does, calling `handler` with the
+    /// observer too. Observing again replaces it; key path observations are apart.
     public func observeProperties<Object: ObservedPropertyListing>(
         of object: Object,
         options: PropertyObservationOptions = [.old, .new],
@@ -21,15 +12,7 @@ extension ObservationController {
         observeProperties(of: object, options: options, deep: false, handler)
     }
 
-    /// Observes every `@Observed` property of `object`, and with `deep: true` of every object it
-    /// reaches, as ``ObservedPropertyListing/observeProperties(options:deep:_:)`` does for a token. One
-    /// such observation per object, deep or not: observing again replaces it.
-    ///
-    /// ```swift
-    /// observations.observeProperties(of: book, deep: true) { editor, book, change in
-    ///     editor.markEdited(change.path)
-    /// }
-    /// ```
+    /// The same, and with `deep: true` every object it reaches. Observing again replaces it.
     public func observeProperties<Object: ObservedPropertyListing>(
         of object: Object,
         options: PropertyObservationOptions = [.old, .new],
@@ -51,10 +34,6 @@ extension ObservationController {
     }
 
     /// Observes every `@Observed` property of `object`, calling a method of the observer.
-    ///
-    /// ```swift
-    /// observations.observeProperties(of: document, action: Editor.documentDidChange)
-    /// ```
     public func observeProperties<Object: ObservedPropertyListing>(
         of object: Object,
         options: PropertyObservationOptions = [.old, .new],

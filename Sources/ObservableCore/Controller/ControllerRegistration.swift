@@ -1,40 +1,24 @@
 import Synchronization
 
 /// One (object, key) observation of a controller: the gate every callback passes, the observation
-/// once started, and its place in the controller's table, a list per observed object.
-///
-/// A registration is a direct observation, so that the common case is one object, not two: for a
-/// key path that is one `@Observed` property of the object (`ControllerDirectObservation`) it is
-/// itself registered in the property's list. For anything else (a path, a string key path, a key
-/// path not yet resolved on the class) it is never listed, and it holds the observation made for
-/// the key, whose handler holds it (one captured reference, so the handler needs no context of its
-/// own): removing it from the table and ending it breaks that cycle.
-///
-/// Everything but `current` is guarded by the controller's lock while the registration is in the
-/// table (so without run-time exclusivity checks: the few methods that touch the fields call
-/// nothing out); the table deactivates a registration as it removes it (under that lock), and from
-/// then on it belongs to whoever removed it, who ends it after the lock. Every registration leaves
-/// the table: on `unobserve…`, on replacement, with the controller, or when its non-retained object
-/// is deallocated.
+/// once started, and its place in the controller's table. For one `@Observed` property it is itself
+/// the list's entry (`ControllerDirectObservation`); otherwise it holds the observation made for the
+/// key, whose handler holds it, a cycle that ending it breaks. Guarded by the controller's lock
+/// while in the table; whoever removes it ends it, after the lock.
 @usableFromInline
 class ControllerRegistration: DirectObservation, @unchecked Sendable {
     /// `true` until the table removes it; every callback checks it.
     private let current = Atomic<Bool>(true)
-    /// The string key path observed, `nil` for a typed key path (its key is the interned `keyPath`,
-    /// so that a registration holds no key path of its own to retain and release).
+    /// The string key path observed; `nil` for a typed one, whose key is the interned `keyPath`.
     let stringKey: String?
-    /// For a typed key path, the interned key path's identity, compared without reference counting:
-    /// an interned key path lives for ever, so an equal identity is that key path.
+    /// For a typed key path, the interned key path's identity (interned key paths live for ever).
     let keyIdentity: ObjectIdentifier?
-    /// The observed object's identity, its place in the table.
     let objectID: ObjectIdentifier
-    /// The observed object, when the controller retains it.
     @exclusivity(unchecked) private(set) var retainedObject: AnyObject?
     @exclusivity(unchecked) private(set) weak var weakObject: AnyObject?
-    /// When the object was first observed (shared by its list): the description's order, and how a
-    /// deallocation hook tells its list from a later object's at the same address.
+    /// When the object was first observed: the description's order, and how a deallocation hook tells
+    /// its list from a later object's at the same address.
     @exclusivity(unchecked) private(set) var objectOrder = 0
-    /// The next registration of the same object.
     @exclusivity(unchecked) var next: ControllerRegistration?
     /// The observation made for the key, when it is not the registration itself.
     @exclusivity(unchecked) private var observation: AnyObservation?
@@ -43,9 +27,7 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
     /// The controller's, for an object it does not retain; set before the observation starts.
     @exclusivity(unchecked) private(set) var onObjectDeallocated: (@Sendable (ControllerRegistration) -> Void)?
 
-    /// Takes the object's identity, not the object: an initialiser's argument is owned, and
-    /// retaining and releasing an object that has weak references costs more than the rest.
-    /// `keyPath` and `notify` are the direct observation's, for the registration that is one.
+    /// Takes the object's identity: retaining an object with weak references costs more than the rest.
     @usableFromInline
     init(
         objectID: ObjectIdentifier, stringKey: String?, keyPath: InternedKeyPath, options: ObservationOptions,
@@ -58,12 +40,10 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         origin = .controller
     }
 
-    /// The key it was registered with, as `unobserve` names it.
     final var key: ControllerKey {
         stringKey.map { .string($0) } ?? .typed(keyPath.object)
     }
 
-    /// Whether `key` names this registration's key (compared by value).
     final func matches(_ key: ControllerKey) -> Bool {
         switch key {
         case .typed(let typed): stringKey == nil && keyPath.object == typed
@@ -71,33 +51,27 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         }
     }
 
-    /// Not removed from the table yet.
     @usableFromInline
     final var isCurrent: Bool { current.load(ordering: .acquiring) }
 
-    /// The observed object, while it lives.
     final var object: AnyObject? { retainedObject ?? weakObject }
 
-    /// Whether the registration's object is `object`: a retained one by its identity, as it lives
-    /// as long as the registration (no reference counting); otherwise only while it lives.
+    /// Whether the registration's object is `object`: a retained one by identity, else while it lives.
     final func isBound(to object: AnyObject) -> Bool {
         retainedObject != nil ? objectID == ObjectIdentifier(object) : weakObject === object
     }
 
-    /// Binds it to `object` before it enters the table.
     final func bind(to object: AnyObject, retained: Bool, order: Int) {
         if retained { retainedObject = object } else { weakObject = object }
         objectOrder = order
     }
 
-    /// For an object the controller does not retain, before the observation starts: `hook` is told
-    /// (with this registration) when the object is deallocated.
+    /// For an object the controller does not retain: `hook` is told when the object is deallocated.
     final func tellDeallocation(to hook: @escaping @Sendable (ControllerRegistration) -> Void) {
         onObjectDeallocated = hook
     }
 
-    /// The hook for an observation made for the key, which captures this registration; `nil` when
-    /// the controller retains the object.
+    /// The hook for an observation made for the key; `nil` when the object is retained.
     @usableFromInline
     final var deallocationHook: DeallocationHook? {
         guard onObjectDeallocated != nil else { return nil }
@@ -109,21 +83,18 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         onObjectDeallocated?(self)
     }
 
-    /// Current, and its observation can still notify (a path through no `@Observed` property, or an
-    /// object being deallocated, gives one that never will). Under the controller's lock.
+    /// Current, and its observation can still notify. Under the controller's lock.
     final var isObserving: Bool {
         isCurrent && (observation ?? self).isActive
     }
 
-    /// Whether what it observes is a path (nested or computed), as its observation's summary says:
-    /// for the description, which then agrees with the object's own listing. Under the lock.
+    /// Whether it observes a path, as its observation's summary says. Under the lock.
     final var observesPath: Bool {
         !observesItself && (observation?.summary()?.isPath ?? false)
     }
 
-    /// Keeps the started observation (`nil`: the registration itself), under the
-    /// controller's lock; returns it to be ended after the lock if the registration was removed
-    /// meanwhile (from inside its `.initial` callback, or by another thread).
+    /// Keeps the started observation under the controller's lock; returns it to be ended after the
+    /// lock if the registration was removed meanwhile.
     final func attach(_ started: AnyObservation?) -> AnyObservation? {
         guard isCurrent else { return started ?? self }
         if let started { observation = started } else { observesItself = true }
@@ -135,15 +106,14 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         current.store(false, ordering: .releasing)
     }
 
-    /// Ends the observations of this registration and of those linked after it, which have all left
-    /// the table: after the controller's lock. One not started yet is ended by its `attach`.
+    /// Ends the observations of this chain, after the controller's lock; one not started yet is ended
+    /// by its `attach`.
     final func endChain() {
         var next = end()
         while let registration = next { next = registration.end() }
     }
 
-    /// Ends this registration's observation and unlinks it, returning what followed it (moved out of
-    /// `next`, not copied: no reference counting in the common chain of one).
+    /// Ends this registration's observation and unlinks it, returning what followed it.
     private final func end() -> ControllerRegistration? {
         if let observation {
             self.observation = nil
@@ -163,16 +133,14 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
     ) {}
 }
 
-/// A registration with its handler, so that the observation's handler captures only the
-/// registration.
+/// A registration with its handler, so the observation's handler captures only the registration.
 @usableFromInline
 // Unchecked as its base is: the handler is called only by the observation's delivery.
 class ControllerHandler<Observer: AnyObject, Object, Change>: ControllerRegistration, @unchecked Sendable {
     @usableFromInline let observer: WeakReference<Observer>
     @usableFromInline let handler: (Observer, Object, Change) -> Void
 
-    /// A registration that holds the observation made for its key; `keyPath` is the key's, for
-    /// descriptions only.
+    /// A registration that holds the observation made for its key.
     @usableFromInline
     convenience init(
         objectID: ObjectIdentifier, stringKey: String?, keyPath: InternedKeyPath, options: ObservationOptions,
@@ -204,8 +172,7 @@ class ControllerHandler<Observer: AnyObject, Object, Change>: ControllerRegistra
     }
 }
 
-/// A weak reference, shared by a controller and the callbacks it installs. Written only in `init`,
-/// so read without run-time exclusivity checks (each read from a callback cost one).
+/// A weak reference shared by a controller and its callbacks; written only in `init`.
 @usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked)

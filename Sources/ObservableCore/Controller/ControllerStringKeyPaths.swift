@@ -2,17 +2,8 @@
 /// users port their string key paths as they were.
 extension ObservationController {
     /// Observes a string key path of `object` (`"address.city"`), as
-    /// ``ObservedPropertyListing/observe(keyPath:options:_:)`` does for a token: checked against the
-    /// declared types before anything is observed, values as `Any` in a ``KeyedChange``.
-    ///
-    /// ```swift
-    /// try observations.observe(person, keyPath: "address.city") { view, person, change in
-    ///     view.cityLabel = change.newValue as? String
-    /// }
-    /// ```
-    ///
-    /// One observation per (object, string): observing the same string again replaces it. A string
-    /// and a typed key path naming the same property are two observations.
+    /// ``ObservedPropertyListing/observe(keyPath:options:_:)`` does. Observing the same string again
+    /// replaces it; a string and a typed key path are two observations.
     ///
     /// - Throws: ``StringKeyPathError`` naming the offending component; nothing is observed then.
     public func observe<Object: ObservedPropertyListing>(
@@ -36,12 +27,7 @@ extension ObservationController {
         }
     }
 
-    /// Observes a string key path of `object`, calling a method of the observer (KVOController's
-    /// target-action with a key path string).
-    ///
-    /// ```swift
-    /// try observations.observe(person, keyPath: "address.city", action: ProfileView.cityDidChange)
-    /// ```
+    /// Observes a string key path of `object`, calling a method of the observer.
     public func observe<Object: ObservedPropertyListing>(
         _ object: Object,
         keyPath: String,
@@ -53,9 +39,7 @@ extension ObservationController {
         }
     }
 
-    /// Ends the observation of the string key path `keyPath` on `object`, if there is one: the
-    /// string as it was observed (`"address.city"`), which is not the same observation as the typed
-    /// `\.address?.city`.
+    /// Ends the observation of the string `keyPath` on `object`, if there is one.
     public func unobserve(_ object: AnyObject, keyPath: String) {
         unobserve(object, .string(keyPath))
     }

@@ -1,12 +1,6 @@
-/// A controller's observations: for each observed object, the list of its registrations, one per key.
-/// A value guarded by the controller's lock; it calls nothing out.
-///
-/// Lists and a linear search rather than hashed tables: a controller observes a few objects, each for
-/// a few keys, so finding one is a few comparisons of identities (a key path literal is one object)
-/// where hashing would cost more, and observing allocates nothing but the registration. Past
-/// `indexedCount` objects, an index by identity keeps finding an object's list constant-time. What a
-/// removal returns has been deactivated and linked into one chain, for the caller to end after the
-/// lock (`endChain`).
+/// A controller's observations: for each object, a list of its registrations, one per key; under
+/// the controller's lock, calling nothing out. Linear search (a few objects, a few keys each) until
+/// `indexedCount` objects, then an index. Removals return a deactivated chain to end after the lock.
 struct ControllerTable {
     /// The head of each object's list, in no order (a removal moves the last one into its place).
     private var heads: [ControllerRegistration] = []
@@ -16,8 +10,7 @@ struct ControllerTable {
 
     private static let indexedCount = 16
 
-    /// Adds `registration` for `object`, returning what it replaces: the registration of the same
-    /// key, or the whole list of a dead object whose address `object` now has.
+    /// Adds `registration`, returning what it replaces: the same key's, or a dead object's whole list.
     mutating func insert(_ registration: ControllerRegistration, of object: AnyObject, retained: Bool)
         -> ControllerRegistration?
     {
@@ -44,7 +37,6 @@ struct ControllerTable {
         return Self.unlink(replaced, after: registration)
     }
 
-    /// Removes the registration of `key` on `object`, if there is one.
     mutating func remove(_ key: ControllerKey, of object: AnyObject) -> ControllerRegistration? {
         guard let position = position(of: object) else { return nil }
         if let identity = key.identity, heads[position].keyIdentity == identity {
@@ -65,14 +57,12 @@ struct ControllerTable {
         return head
     }
 
-    /// Removes every registration of `object`.
     mutating func removeAll(of object: AnyObject) -> ControllerRegistration? {
         guard let position = position(of: object) else { return nil }
         return Self.deactivated(remove(at: position))
     }
 
-    /// Removes the list `registration` is in, unless it has been removed already: what the end of a
-    /// non-retained observed object does.
+    /// Removes the list `registration` is in, unless already removed: a non-retained object's end.
     mutating func removeList(of registration: ControllerRegistration) -> ControllerRegistration? {
         guard let position = position(of: registration.objectID),
             heads[position].objectOrder == registration.objectOrder
@@ -82,7 +72,6 @@ struct ControllerTable {
         return Self.deactivated(remove(at: position))
     }
 
-    /// Removes everything.
     mutating func removeAll() -> ControllerRegistration? {
         var chain: ControllerRegistration?
         for head in heads {
@@ -100,7 +89,6 @@ struct ControllerTable {
         return chain
     }
 
-    /// The registration of `key` on `object`.
     func registration(_ key: ControllerKey, of object: AnyObject) -> ControllerRegistration? {
         guard let position = position(of: object) else { return nil }
         return Self.find(key, in: heads[position])
@@ -116,8 +104,6 @@ struct ControllerTable {
             return (object, Array(sequence(first: head) { $0.next }))
         }
     }
-
-    // MARK: Heads
 
     /// Where the list of the object with identity `id` is, dead or alive.
     private func position(of id: ObjectIdentifier) -> Int? {
@@ -154,8 +140,6 @@ struct ControllerTable {
         }
         return removed
     }
-
-    // MARK: Lists
 
     /// The registration of `key` in the list at `head`: by identity, else by equality.
     private static func find(_ key: ControllerKey, in head: ControllerRegistration) -> ControllerRegistration? {

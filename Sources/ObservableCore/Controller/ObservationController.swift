@@ -3,39 +3,8 @@ import Synchronization
 /// Observations owned by an observer, in the manner of Facebook's KVOController.
 ///
 /// The observer keeps the controller (typically in a `lazy var`); the controller holds the observer
-/// weakly and passes it to every callback, so handlers need no `[weak self]` dance. When the
-/// controller is deallocated (with its observer) every observation it made ends.
-///
-/// ```swift
-/// final class ProfileViewModel {
-///     lazy var observations = ObservationController(observer: self)
-///     private(set) var title = ""
-///
-///     func bind(_ person: Person) {
-///         observations.observe(person, \.name, options: [.initial, .new]) { viewModel, _, change in
-///             viewModel.title = change.newValue ?? ""
-///         }
-///     }
-/// }
-/// ```
-///
-/// - **Retaining.** By default the controller retains the objects it observes, as `KVOController`
-///   does, so they live while observed; `retainsObserved: false` is `KVOControllerNonRetaining`:
-///   when an observed object is deallocated its observations end cleanly and `onObservedDeallocated`
-///   (if given) is told. An object observed through its own controller is never retained by it, so
-///   self-observation forms no cycle. An observed object that itself owns the observer would form
-///   one with a retaining controller: use `retainsObserved: false` there.
-/// - **One observation per (object, key path).** Observing the same pair again replaces the earlier
-///   observation: the latest handler and options win (with `.initial`, the new handler gets the
-///   current value). Debug builds say so on standard error, once per key path.
-/// - **Removal.** `unobserve(_:_:)`, `unobserve(_:)` and `unobserveAll()` are idempotent, accept
-///   objects and key paths that were never observed, and may be called from any thread and from
-///   inside any callback, including an `.initial` one.
-/// - **Threads and the resurrection guard.** The controller's lock covers only its own table, never a
-///   callback. Once `unobserve…` returns, or once the observer has begun deinitialising, no new
-///   callback reaches the observer. The controller is `Sendable` when its `Observer` is: it hands
-///   the observer out (``observer``), so a controller of a non-`Sendable` observer stays in the
-///   observer's isolation, as the observer does.
+/// weakly and passes it to every callback, and ends every observation it made when it is
+/// deallocated. Observing the same (object, key path) again replaces the earlier observation.
 public final class ObservationController<Observer: AnyObject> {
     /// Whether observed objects are kept alive while observed (`KVOController`) or not
     /// (`KVOControllerNonRetaining`).
@@ -43,19 +12,16 @@ public final class ObservationController<Observer: AnyObject> {
 
     @usableFromInline
     let observerReference: WeakReference<Observer>
-    /// The observer's identity, which `register` compares without loading the weak reference. Once
-    /// the observer is gone another object may have its address; that object is then not retained,
-    /// which nobody sees: no callback runs without the observer.
+    /// Compared without loading the weak reference; an object that later takes the address is then
+    /// not retained, which nobody sees, as no callback runs without the observer.
     private let observerID: ObjectIdentifier
     private let onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)?
 
     private let lock = ShortLock()
-    /// Guarded by `lock` (so without run-time exclusivity checks; the table calls nothing out, and
-    /// what it removes is ended, and a replacement reported, after the lock).
+    /// Guarded by `lock`, which calls nothing out: what the table removes is ended after the lock.
     @exclusivity(unchecked) private var table = ControllerTable()
-    /// What a registration of an object the controller does not retain is told to call when the
-    /// object is deallocated: this controller's, reached weakly. Set once, at the end of `init` (so
-    /// without run-time exclusivity checks).
+    /// Called, weakly reaching this controller, when an object it does not retain is deallocated.
+    /// Set once, in `init`.
     @exclusivity(unchecked) private var objectDeallocatedHook: (@Sendable (ControllerRegistration) -> Void)!
 
     /// Creates a controller for `observer`, which it holds weakly.
@@ -63,9 +29,8 @@ public final class ObservationController<Observer: AnyObject> {
     /// - Parameters:
     ///   - observer: Passed to every callback while it lives; usually the owner of the controller.
     ///   - retainsObserved: Whether observed objects are kept alive while observed. Default `true`.
-    ///   - onObservedDeallocated: With `retainsObserved: false`, called once for each observed
-    ///     object that is deallocated while observed (with the observer and the object's former
-    ///     identity), on the thread that released the object, after its observations ended.
+    ///   - onObservedDeallocated: With `retainsObserved: false`, called once for each object
+    ///     deallocated while observed, on the thread that released it.
     public init(
         observer: Observer,
         retainsObserved: Bool = true,
@@ -75,8 +40,7 @@ public final class ObservationController<Observer: AnyObject> {
         self.observerID = ObjectIdentifier(observer)
         self.retainsObserved = retainsObserved
         self.onObservedDeallocated = onObservedDeallocated
-        // The hook runs on the thread that releases the object; it touches only the table, under
-        // its lock, so the controller may be reached from there even when it is not `Sendable`.
+        // Runs on the releasing thread but touches only the locked table, so needs no `Sendable`.
         let controller = WeakReference(self)
         self.objectDeallocatedHook = { controller.value?.observedObjectDeallocated($0) }
     }
@@ -90,14 +54,7 @@ public final class ObservationController<Observer: AnyObject> {
 
     /// Observes `keyPath` of `object`, calling `handler` with the observer, the object and the change.
     ///
-    /// ```swift
-    /// observations.observe(person, \.address?.city, options: [.initial, .new]) { view, person, change in
-    ///     view.cityLabel = change.newValue ?? nil
-    /// }
-    /// ```
-    ///
-    /// Key paths are those of ``KeyValueObservable/observe(_:options:_:)``: one `@Observed` property,
-    /// a nested path that follows its intermediate objects, or a computed property.
+    /// Key paths are those of ``KeyValueObservable/observe(_:options:_:)``.
     @inlinable
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object,
@@ -127,16 +84,8 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
-    /// Observes `keyPath` of `object`, calling a method of the observer: the Swift form of
-    /// KVOController's target-action.
-    ///
-    /// ```swift
-    /// final class Badge {
-    ///     lazy var observations = ObservationController(observer: self)
-    ///     func bind(_ person: Person) { observations.observe(person, \.name, action: Badge.nameDidChange) }
-    ///     func nameDidChange(_ person: Person, _ change: ObservedChange<String>) { … }
-    /// }
-    /// ```
+    /// Observes `keyPath` of `object`, calling a method of the observer (`action: Badge.nameDidChange`):
+    /// the Swift form of KVOController's target-action.
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object,
         _ keyPath: KeyPath<Object, Value>,
@@ -170,10 +119,6 @@ public final class ObservationController<Observer: AnyObject> {
 
     /// Whether the controller has a live observation of `keyPath` on `object`: registered, not
     /// removed, and able to notify (`false` for a path that reads no `@Observed` property).
-    ///
-    /// ```swift
-    /// if !observations.isObserving(person, \.name) { observations.observe(person, \.name) { … } }
-    /// ```
     public func isObserving<Object: KeyValueObservable>(_ object: Object, _ keyPath: PartialKeyPath<Object>) -> Bool {
         isObserving(object, .typed(keyPath))
     }
@@ -192,8 +137,7 @@ public final class ObservationController<Observer: AnyObject> {
     /// One line of the description.
     typealias LiveObservation = (key: ControllerKey, options: ObservationOptions, isPath: Bool)
 
-    /// The live observations, by observed object in the order they were first observed, for the
-    /// description.
+    /// The live observations, by object in the order first observed, for the description.
     func liveObservations() -> [(object: AnyObject, observed: [LiveObservation])] {
         lock.withLock {
             var live: [(object: AnyObject, observed: [LiveObservation])] = []
@@ -207,11 +151,8 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
-    /// With `.initial`, records `registration` for `object` in the table *before* starting the
-    /// observation, so that `unobserve` from inside the `.initial` callback (which runs within
-    /// `start`) finds it; KVOController needed a state machine for the same case. Without, no callback
-    /// of this registration runs before `observe` returns but on another thread, racing it: the
-    /// observation is started first and recorded with it, under the lock once.
+    /// With `.initial`, records the registration before starting it, so that `unobserve` inside the
+    /// `.initial` callback finds it; without, starts first and records once, under the lock.
     @usableFromInline
     func register<Object: AnyObject>(
         _ object: Object, _ registration: ControllerRegistration,
@@ -236,9 +177,8 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
-    /// Ends, after the lock, what inserting `registration` removed: an earlier registration of the
-    /// same key (reported in debug builds; it shares the object's order), or the list of a dead
-    /// object that had the same address.
+    /// Ends what inserting `registration` removed: an earlier one of the same key (reported in debug
+    /// builds), or the list of a dead object that had the same address.
     private func end(
         _ removed: ControllerRegistration?, insertedWith registration: ControllerRegistration, of object: AnyObject
     ) {
@@ -254,8 +194,7 @@ public final class ObservationController<Observer: AnyObject> {
         Diagnostics.warnReplacedObservation(named: registration.key.description(rootType: type(of: object)))
     }
 
-    /// `registration`'s observed object was deallocated, ending its observation; the first of the
-    /// object's registrations to report it removes its list and tells the observer.
+    /// The first of a dead object's registrations to report it removes its list and tells the observer.
     private func observedObjectDeallocated(_ registration: ControllerRegistration) {
         guard let removed = lock.withLock({ table.removeList(of: registration) }) else { return }
         removed.endChain()
@@ -265,6 +204,5 @@ public final class ObservationController<Observer: AnyObject> {
     }
 }
 
-// Sendable only with its observer: `controller.observer` must not cross into another task when
-// the observer cannot. (The controller's own state is guarded by its lock.)
+// Sendable only with its observer, which `observer` hands out; its own state is under its lock.
 extension ObservationController: @unchecked Sendable where Observer: Sendable {}

@@ -1,6 +1,4 @@
-/// The descriptions of live observations: of an observed object (``ObservedPropertyListing/observationsDescription``)
-/// and of a controller (its `debugDescription`), as Cocoa's `observationInfo` and KVOController's
-/// `debugDescription` list theirs.
+/// The descriptions of live observations, of an object and of a controller.
 enum ObservationListing {
     /// The live observations registered in `object`'s property lists, each once, in the order of
     /// its properties and then of registration.
@@ -63,35 +61,15 @@ enum ObservationListing {
 }
 
 extension ObservedPropertyListing {
-    /// The live observations of this object, for debugging: one line each, with the key path, the
-    /// options and what made it (a token, a controller, a sequence; a path when it is nested or
-    /// computed), like Cocoa's `observationInfo`.
-    ///
-    /// ```swift
-    /// print(person.observationsDescription)
-    /// // Person 0x0000600001234560: 2 live observations
-    /// //   \Person.name [.old, .new] token
-    /// //   \Person.address?.city [.new] controller, path; reads address, city
-    /// ```
-    ///
-    /// A path rooted at another object is listed on each object it reads, with its root (`from
-    /// Team 0x…`). A path's reads are the properties of this object it depends on now. Where the
-    /// runtime cannot name a computed property (on Linux), its component reads `<computed 0x…>`,
-    /// except for a key path of one `@Observed` property, which is named.
+    /// The live observations of this object, one line each with the key path, options and origin, like
+    /// Cocoa's `observationInfo` (<doc:DebuggingAndTesting>).
     public var observationsDescription: String {
         ObservationListing.describe(self)
     }
 }
 
 extension ObservationController: CustomDebugStringConvertible {
-    /// The controller's live observations, for debugging (`String(reflecting: controller)`,
-    /// `po controller`): its observer, then one line per observation, by observed object.
-    ///
-    /// ```
-    /// ObservationController<ProfileView> of ProfileView 0x…, retaining: 2 live observations
-    ///   Person 0x…: \Person.name [.old, .new] controller
-    ///   Person 0x…: \Person.address?.city [.initial, .new] controller, path
-    /// ```
+    /// The controller's live observations (`po controller`): its observer, then one line each.
     public var debugDescription: String {
         let observer = self.observer.map { ObservationListing.name(of: $0) } ?? "a released observer"
         let subject = "ObservationController<\(Observer.self)> of \(observer)\(retainsObserved ? ", retaining" : "")"

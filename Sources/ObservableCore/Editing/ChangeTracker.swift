@@ -1,32 +1,9 @@
 import Observation
 
-/// Unsaved changes of an object: whether anything changed since tracking started or since the last
-/// ``markSaved()``, which properties with their original values, and ``revert()`` to them. Core
-/// Data's `hasChanges`, `changedValues()` and `committedValues(forKeys:)`, and SwiftData's
-/// `hasChanges`, for any class with `@Observed` properties.
-///
-/// ```swift
-/// let tracker = ChangeTracker(tracking: document)
-/// document.title = "Minutes"
-/// tracker.hasChanges                    // true
-/// tracker.changes                       // [title: "" -> "Minutes"]
-/// tracker.revert()                      // document.title == "", observers told
-/// tracker.hasChanges                    // false
-/// ```
-///
-/// A property set back to its original value is no longer changed, when its values can be compared
-/// (`Equatable` ones, and objects by identity); a value that cannot be compared stays changed once
-/// set. (Core Data's `hasChanges` stays `true` there, which is the complaint its
-/// `hasPersistentChangedValues` answered.)
-///
-/// The tracker's own state is observable, by ``KeyValueObservable/observe(_:options:_:)`` and, as
-/// the class is `Observable`, by Observation and SwiftUI: a Save button bound to ``hasChanges``
-/// enables itself. It changes on the thread that edits the tracked object, when the tracker hears
-/// the edit (after the property's observers registered before it), and may be read from any thread.
-///
-/// Tracking holds neither the object nor the tracker: it ends when the tracker is released, and
-/// has nothing left to track when the object is deallocated. It is safe from any thread: edits made
-/// on several threads at once are each recorded, and the tracker's state is guarded.
+/// Unsaved changes of an object: whether anything changed since tracking started or the last
+/// ``markSaved()``, which properties with their original values, and ``revert()`` to them; Core
+/// Data's `hasChanges` for any listed class. Its state is observable, SwiftUI included; safe from
+/// any thread (<doc:UnsavedChangesAndUndo>).
 @KeyValueObservable
 public final class ChangeTracker: Observable, @unchecked Sendable {
     /// Whether a tracked property differs from its original value (or, not comparable, was set).
@@ -41,10 +18,8 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
         return lock.withLock { records.published.names }
     }
 
-    // The published state is kept under the lock, so that it may be read from any thread; each
-    // property above also reads a signal, set when its value changes: an empty value, which no
-    // thread reads or writes, so setting it from any thread races with nothing, while its
-    // observers (`observe`'s, Observation's) are told, and read the value again.
+    // Published under the lock; each property also reads an empty signal, set when it changes, so
+    // that its observers are told from any thread without a race.
     private var hasChangesSignal: Void = ()
     private var namesSignal: Void = ()
 
@@ -53,8 +28,7 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     @Unobserved private var records = Records()
     @Unobserved private var token: ObservationToken?
 
-    /// Unavailable for a class that `@KeyValueObservable` does not list: the ChangeTracker finds the
-    /// properties in its list.
+    /// Unavailable without the list `@KeyValueObservable` writes.
     @available(
         *, unavailable,
         message:
@@ -68,9 +42,7 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - object: What to track; not kept alive.
-    ///   - deep: Whether the objects `object` reaches are tracked too, as
-    ///     ``ObservedPropertyListing/observeProperties(options:deep:_:)`` follows them: a change of any
-    ///     of them is a change, with its object (``TrackedChange/object``), and reverting sets it back.
+    ///   - deep: Whether the objects `object` reaches are tracked too.
     public init<Object: ObservedPropertyListing>(tracking object: Object, deep: Bool = false) {
         token = ObservationToken(
             ObjectObservations.register(
@@ -80,14 +52,12 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
             })
     }
 
-    /// The changed properties with their original and latest values, in the order they were first
-    /// changed.
+    /// The changed properties with their original and latest values, in the order first changed.
     public var changes: [TrackedChange] {
         lock.withLock { records.all.map(\.change) }
     }
 
-    /// The original value of the property named `name` if it is changed; `nil` otherwise (or when
-    /// that value is `nil`: see ``changes``).
+    /// The original value of the property `name` if changed; otherwise `nil`.
     public func originalValue(of name: String) -> Any? {
         lock.withLock { records.all.first { $0.change.name == name }?.change.originalValue }
     }
@@ -98,10 +68,8 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
         publish()
     }
 
-    /// Sets every changed property back to its original value, through its setter, so that its
-    /// observers are told, in the reverse of the order in which they were first changed. Those sets
-    /// are not recorded as changes. A property that cannot be set from here (one whose setter the key
-    /// path cannot reach) stays changed.
+    /// Sets every changed property back through its setter, the last first changed first; those sets
+    /// are not recorded. A property whose setter cannot be reached stays changed.
     public func revert() {
         let reverting = lock.withLock { records.removeAll() }
         var kept: [Record] = []
@@ -122,7 +90,6 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
         token?.cancel()
     }
 
-    /// Records a change of `object` heard by the tracking observation.
     private func record(_ change: PropertyChange, of object: AnyObject) {
         let id = Record.ID(
             object: ObjectIdentifier(object), property: ObjectIdentifier(change.property.takeUnretainedValue()))
@@ -139,7 +106,6 @@ public final class ChangeTracker: Observable, @unchecked Sendable {
 }
 
 extension ChangeTracker {
-    /// One changed property.
     fileprivate struct Record {
         struct ID: Hashable {
             let object: ObjectIdentifier
@@ -192,7 +158,6 @@ extension ChangeTracker {
             return false
         }
 
-        /// Every record, removed.
         @discardableResult
         mutating func removeAll() -> [Record] {
             defer { all = [] }
@@ -204,8 +169,7 @@ extension ChangeTracker {
             all = Array(records) + all.filter { record in !records.contains { $0.id == record.id } }
         }
 
-        /// Marks the set of `id` about to be made on this thread as the tracker's own, until
-        /// `endApplying` (the set itself is made after the lock: its observers run).
+        /// Marks the set of `id` this thread is about to make as the tracker's own, until `endApplying`.
         mutating func beginApplying(_ id: Record.ID) {
             applying = (ThreadIdentity.current, id)
         }

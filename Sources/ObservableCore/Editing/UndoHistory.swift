@@ -1,39 +1,9 @@
 import Observation
 
-/// Undo and redo for the `@Observed` properties of an object, in pure Swift: every change is
-/// recorded with its old value, grouped, and can be undone and redone. Foundation's `UndoManager`
-/// fed by KVO, on Linux too (Foundation there has no `UndoManager`).
-///
-/// ```swift
-/// let history = UndoHistory(recording: document)
-/// document.title = "Minutes"
-/// history.group(named: "Reformat") {
-///     document.fontSize = 14
-///     document.isBold = true
-/// }
-/// history.undo()        // fontSize and isBold back, in one step
-/// history.undo()        // title back
-/// history.redo()        // title "Minutes" again
-/// ```
-///
-/// Groups: each set is a group of its own, and a set made before it returns (inside a callback of
-/// one of its observers, a `didSet`, a handler that keeps a dependent property in step) joins it, so
-/// undoing the set undoes its consequences too. ``group(named:_:)`` makes one group of everything
-/// its body sets on the calling thread, named for the Undo menu (``undoActionName``). Repeated sets
-/// of one property in a group coalesce: undoing the group restores the property's value from before
-/// the first.
-///
-/// Undoing sets the old values through the setters, the group's last change first, so that
-/// observers, `willSet`/`didSet` and SwiftUI see it; those sets, and the sets their observers make on
-/// the undoing thread, are not recorded as changes: the group moves to the redo stack, which redoing
-/// applies forward and moves back. A new change clears the redo stack. ``levelsOfUndo`` limits how
-/// many groups are kept.
-///
-/// ``canUndo``, ``canRedo`` and the action names are observable, by
-/// ``KeyValueObservable/observe(_:options:_:)`` and by Observation and SwiftUI (Undo and Redo buttons
-/// enable themselves), and may be read from any thread. Recording holds neither the object nor the
-/// history: it ends when the history is released. It is safe from any thread: each thread's sets
-/// are grouped apart, and the history's stacks are guarded.
+/// Undo and redo for the `@Observed` properties of an object, in pure Swift: each set is a group
+/// with what its observers set in turn; ``group(named:_:)`` makes one of a body's sets. Undoing sets
+/// the old values through the setters. ``canUndo`` and ``canRedo`` are observable; safe from any
+/// thread (<doc:UnsavedChangesAndUndo>).
 @KeyValueObservable
 public final class UndoHistory: Observable, @unchecked Sendable {
     /// Whether there is a group to undo.
@@ -60,8 +30,7 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         return lock.withLock { state.published.redoName ?? "" }
     }
 
-    // The published state is kept under the lock, so that it may be read from any thread; each
-    // property above also reads a signal, set when its value changes (see `ChangeTracker`).
+    // Published under the lock; each property also reads a signal (see `ChangeTracker`).
     private var canUndoSignal: Void = ()
     private var canRedoSignal: Void = ()
     private var undoNameSignal: Void = ()
@@ -72,8 +41,7 @@ public final class UndoHistory: Observable, @unchecked Sendable {
     @Unobserved private var state = State()
     @Unobserved private var token: ObservationToken?
 
-    /// Unavailable for a class that `@KeyValueObservable` does not list: the UndoHistory finds the
-    /// properties in its list.
+    /// Unavailable without the list `@KeyValueObservable` writes.
     @available(
         *, unavailable,
         message:
@@ -87,9 +55,7 @@ public final class UndoHistory: Observable, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - object: What to record; not kept alive.
-    ///   - deep: Whether the changes of the objects `object` reaches are recorded too, as
-    ///     ``ObservedPropertyListing/observeProperties(options:deep:_:)`` follows them: adding an object
-    ///     to an array is one change, undone by removing it; its own changes are recorded from then on.
+    ///   - deep: Whether the changes of the objects `object` reaches are recorded too.
     ///   - levelsOfUndo: How many groups are kept (the oldest go first); `0`, the default, keeps all.
     public init<Object: ObservedPropertyListing>(recording object: Object, deep: Bool = false, levelsOfUndo: Int = 0) {
         state.levels = max(levelsOfUndo, 0)
@@ -118,9 +84,8 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         }
     }
 
-    /// Makes one group of the changes `body` makes on this thread, named `name` (the Undo menu's
-    /// "Undo \(name)"). Groups nest: an inner group is part of the outer one, which keeps its name
-    /// (or takes the inner one's when it has none).
+    /// Makes one group of the changes `body` makes on this thread, named `name`; an inner group joins
+    /// the outer one.
     @discardableResult
     public func group<Result>(named name: String = "", _ body: () throws -> Result) rethrows -> Result {
         let thread = ThreadIdentity.current
@@ -129,15 +94,12 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         return try body()
     }
 
-    /// Undoes the latest group: sets each property it changed back to its value before the group,
-    /// the last change first. Does nothing when there is none, or while this thread is inside a
-    /// group or another undo.
+    /// Undoes the latest group, the last change first; does nothing inside a group or another undo.
     public func undo() {
         apply(.undo)
     }
 
-    /// Redoes the latest undone group: sets each property it changed to its value after the group,
-    /// in the order changed.
+    /// Redoes the latest undone group, in the order changed.
     public func redo() {
         apply(.redo)
     }
@@ -151,10 +113,7 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         publish()
     }
 
-    // MARK: Recording
-
-    /// Records a change heard by the recording observation, into the group open on this thread or a
-    /// new one, which closes when the set that made it returns.
+    /// Records a change into this thread's open group, or a new one closed when its set returns.
     private func record(_ change: PropertyChange, of object: AnyObject) {
         let thread = ThreadIdentity.current
         let opened = lock.withLock { state.record(change, of: object, on: thread) }
@@ -165,7 +124,6 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         }
     }
 
-    /// The set that opened this thread's group returned.
     private func setEnded(on thread: UInt) {
         let closed = lock.withLock { state.setEnded(on: thread) }
         if let closed { didClose(closed) }
@@ -176,13 +134,10 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         if let closed { didClose(closed) }
     }
 
-    /// A group was pushed on the undo stack.
     private func didClose(_ group: EditGroup) {
         publish()
         bridge?.register(self, group.name, as: .undo)
     }
-
-    // MARK: Undoing and redoing
 
     enum Direction {
         case undo
@@ -204,8 +159,6 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         bridge?.register(self, group.name, as: direction == .undo ? .redo : .undo)
     }
 
-    // MARK: Publishing
-
     /// Publishes the stacks' state, and tells the observers of what changed (after the lock).
     private func publish() {
         let changed = lock.withLock { state.publish() }
@@ -215,16 +168,14 @@ public final class UndoHistory: Observable, @unchecked Sendable {
         if changed.redoName { redoNameSignal = () }
     }
 
-    /// The `UndoManager` each group is registered with, where Foundation has one (see
-    /// `UndoManagerBridge`).
+    /// The `UndoManager` each group is registered with, where Foundation has one.
     var bridge: UndoManagerRegistering? {
         get { lock.withLock { state.bridge } }
         set { lock.withLock { state.bridge = newValue } }
     }
 }
 
-/// Registers an undo history's groups with a platform undo manager (`UndoManagerBridge`, where
-/// Foundation has `UndoManager`).
+/// Registers an undo history's groups with a platform undo manager (`UndoManagerBridge`).
 protocol UndoManagerRegistering: AnyObject, Sendable {
     /// `group`'s undo (`.undo`) or redo (`.redo`), named `name`, was added to `history`.
     func register(_ history: UndoHistory, _ name: String, as action: UndoHistory.Direction)

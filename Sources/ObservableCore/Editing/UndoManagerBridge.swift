@@ -2,25 +2,15 @@
 import Foundation
 
 extension UndoHistory {
-    /// Registers each group of this history with `undoManager` from now on, so that the app's Undo
-    /// and Redo (the Edit menu, ⌘Z, a shake) undo and redo it, named by the group's name.
-    ///
-    /// ```swift
-    /// history.register(with: window.undoManager!)
-    /// ```
-    ///
-    /// Undo and redo through the undo manager then: a direct ``undo()`` is not told to it. With
-    /// `groupsByEvent` (the default), the undo manager's own group for one event may hold several of
-    /// this history's groups, and undoes them together. A group made on another thread is registered
-    /// on the main thread, after the groups before it. The undo manager holds this history weakly.
+    /// Registers each group of this history with `undoManager` from now on, so that the app's Undo and
+    /// Redo undo and redo it, by name; held weakly. Groups from other threads register on the main one.
     @MainActor
     public func register(with undoManager: UndoManager) {
         bridge = UndoManagerBridge(undoManager)
     }
 }
 
-/// Registers an undo history's groups with an `UndoManager`: a new group, and each undo and redo
-/// the undo manager runs (which it expects to register their inverse while it runs them).
+/// Registers a history's groups, and the inverse of each undo and redo, with an `UndoManager`.
 /// `@unchecked`: `manager` is used on the main actor only.
 final class UndoManagerBridge: UndoManagerRegistering, @unchecked Sendable {
     private weak var manager: UndoManager?

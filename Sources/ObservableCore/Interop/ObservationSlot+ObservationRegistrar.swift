@@ -1,13 +1,7 @@
 import Observation
 
-// The slot's calls for a `@KeyValueObservable` class declaring `Observable` whose
-// `access(keyPath:)` and `withMutation(keyPath:_:)` are the macro's: the slot makes Observation's
-// calls too, with the key path the accessor already passes, so that each accessor is one call
-// before the store and one after, as in a class that does not report (a smaller body for the
-// compiler to check and emit). Each does Observation's work exactly where `@Observable`'s accessors
-// do, and ours inside it: a read reports to the registrar, then to key-path tracking; a write tells
-// the registrar's `willSet`, then our `.prior` observers, stores, tells our observers, then the
-// registrar's `didSet`.
+// A `@KeyValueObservable` class declaring `Observable`: the slot makes Observation's calls too, with
+// the accessor's key path, where `@Observable`'s accessors make them, ours inside.
 
 extension ObservationSlot {
     /// What `willSet(_:_:reportingTo:_:)` returns for `didSet(_:_:_:reportingTo:)`: the key path
@@ -67,10 +61,8 @@ extension ObservationSlot {
         registrar.didSet(object, keyPath: change.keyPath)
     }
 
-    /// Before an in-place mutation (`_modify`): a read and a set for Observation, as `@Observable`'s
-    /// `_modify` reports it, then ours. `willSet(_:_:reportingTo:_:)`'s body written again rather than
-    /// called with the key path in a closure of its own, which the speed gate's in-place row counted as
-    /// more instructions.
+    /// Before an in-place mutation: a read and a set for Observation, then ours; `willSet`'s body
+    /// written again: a closure of its own would cost every in-place mutation.
     @inlinable @inline(__always)
     public func willModify<Object: Observable & AnyObject, Value>(
         _ object: Object, _ oldValue: Value, reportingTo registrar: ObservationRegistrar,
@@ -83,9 +75,7 @@ extension ObservationSlot {
         return ReportedChange(keyPath: keyPath, change: willSet(object, oldValue) { keyPath })
     }
 
-    // After an in-place mutation: ours (with the collection change kinds `didMutate`'s overloads
-    // give), then Observation's `didSet`. One overload per overload of `didMutate`, which is chosen at
-    // compile time.
+    // After an in-place mutation: ours, then Observation's `didSet`; one overload per `didMutate`.
 
     /// After an in-place mutation of a value.
     @inlinable @inline(__always)

@@ -1,13 +1,9 @@
 import Synchronization
 
-/// The `@Observed` properties of one class as the lists `@KeyValueObservable` writes describe them
-/// (its own and its listed superclasses'), with where each slot is in an instance: what the by-name
-/// features (string keys, whole objects, graphs, the observation listing) find a property by. Made
-/// once per class and kept.
+/// A class's `@Observed` properties as its lists describe them, with each slot's offset: what the
+/// by-name features find a property by. Made once per class.
 final class ListedProperties: @unchecked Sendable {  // immutable but for `offsets`, set once under `lock`
-    /// One property as a lookup finds it: its entry in the most derived class that lists it, the
-    /// index of that entry's slot among `offsets`, and the storage it reads (an override's is that of
-    /// the nearest superclass listing the property with its storage).
+    /// One property: its most derived entry, its slot's index in `offsets`, and the storage it reads.
     struct Property: Sendable {
         let name: String
         let slotIndex: Int
@@ -69,11 +65,8 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
 
     private static let cache = Mutex<[ObjectIdentifier: ListedProperties?]>([:])
 
-    /// The property `key` as the class's accessors see it: the entry of the most derived class that
-    /// lists it. A string key (`keyed`) finds only a property a string key reaches (skipping a
-    /// hidden override for the superclass's property it overrides, whose slot hears its sets too);
-    /// the runtime's own lookups find every one. An override reads the storage of the nearest
-    /// superclass listing the property, or the superclass's own stored property of that name.
+    /// The property `key` as the class's accessors see it; `keyed`: only one a string key reaches. An
+    /// override reads the nearest superclass's storage.
     func property(_ key: String, keyed: Bool = false) -> Property? {
         keyed ? foundByStringKey[key] : found[key]
     }

@@ -1,24 +1,14 @@
-/// One change of a path's dependency, between its `willChange` and its `didChange`: the link it
-/// came through (`nil`: announced by hand) and the set's stamp (`ObserverList.stamp`), which the two
-/// calls of one change share.
+/// One change of a path's dependency: the link it came through (`nil`: by hand) and the set's stamp.
 struct ChangeInFlight: Equatable {
     let source: ObjectIdentifier?
     let stamp: Int
 }
 
-/// A path observation's changes in flight: counted from `willChange` to `didChange` (a proven leaf
-/// trusts the setter only while none is, see `PathLink`), with the path's old value taken at
-/// `willChange` when the path asked for old values. Kept by change, so that a nested change pairs
-/// with its own old value and a link detached in between takes its changes with it, never handing
-/// them to another.
-///
-/// Not generic (a type nested in the generic `PathObservation` would be, its metadata looked up at
-/// every change): an old value is a `ValueBox` the path made; whoever takes a box out takes its
-/// value or destroys it, after the path's lock.
+/// A path observation's changes in flight, from `willChange` to `didChange`, with the path's old
+/// value taken at `willChange`; kept by change, so a nested change pairs with its own old value.
+/// Not generic, so no metadata lookup per change; whoever takes a `ValueBox` out consumes it.
 struct ChangesInFlight {
-    /// A change in flight with how many times it began (a change inside a change may repeat one),
-    /// or an old value taken at one of its `willChange`s. One array for both, so that the path
-    /// observation keeps one word for them.
+    /// A change in flight with how many times it began, or an old value: one array, one word.
     private struct Record {
         let change: ChangeInFlight
         /// How many times `change` began; `0` in an old value's record.

@@ -8,31 +8,23 @@ extension InternedKeyPath {
         KeyPathResolutions.shared.resolve(keyPath, rootType: rootType)
     }
 
-    /// Whether the key path force-unwraps an optional (`\.maybe!.name`): the library evaluates a
-    /// path after each change of what it reads, and that would trap once the optional is `nil`.
-    /// Worked out once per interned key path, from its description (where `!` appears only for a
-    /// force unwrap: property names cannot contain it, and other computed components print as
-    /// `<computed address (Type)>`).
+    /// Whether the key path force-unwraps (`\.maybe!.name`), which would trap on re-evaluation once
+    /// `nil`; read once from its description, where `!` appears only for a force unwrap.
     var forceUnwraps: Bool {
         KeyPathResolutions.shared.forceUnwraps(self)
     }
 }
 
-/// What is learnt of interned key paths: on which root classes one is exactly one `@Observed`
-/// property (and where its slot is), or a path and its plan (`PathPlan`), and whether it
-/// force-unwraps.
+/// What is learnt of interned key paths on each root class: one property's slot, or a path's plan.
 final class KeyPathResolutions: @unchecked Sendable {
     static let shared = KeyPathResolutions()
 
     private let lock = ShortLock()
-    /// In front of `resolutions`, read without the lock: a direct-mapped cache that needs no hashing
-    /// (one registration looks here first; a literal key path observed on one class is always found
-    /// here). Every `Resolution` ever made is kept in `made`, as the slots assume. (Under the lock it
-    /// made every registration pay for the lock.)
+    /// A lock-free direct-mapped cache in front of `resolutions`; every `Resolution` is kept in `made`,
+    /// as the slots assume.
     private let recent = UnretainedSlots<Resolution>(count: 256)
-    // Guarded by `lock` (so without run-time exclusivity checks).
-    /// For an interned key path and a root class: the key path, and the slot offset once learnt.
-    /// Keyed by the interned object's identity, which is stable because it is never freed.
+    // Guarded by `lock`.
+    /// By interned key path (never freed, so its identity is stable) and root class.
     @exclusivity(unchecked) private var resolutions: [ResolutionKey: Resolution] = [:]
     /// Every `Resolution` made, kept alive for `recent`'s readers (at most two per key).
     @exclusivity(unchecked) private var made: [Resolution] = []
@@ -100,9 +92,8 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
-    /// What is known of `keyPath` on `rootType` if it was resolved there, without interning or
-    /// recording anything: `.some(nil)` for a path, `nil` when it was never resolved. For
-    /// descriptions, which must not keep key paths alive.
+    /// What is known of `keyPath` on `rootType`, without recording anything: `.some(nil)` for a path,
+    /// `nil` when never resolved. For descriptions.
     func knownSlotOffset(_ keyPath: AnyKeyPath, rootType: AnyClass) -> Int?? {
         guard let interned = KeyPathTable.shared.existing(keyPath) else { return nil }
         let key = ResolutionKey(keyPath: ObjectIdentifier(interned), rootType: ObjectIdentifier(rootType))
@@ -129,9 +120,8 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
-    /// The plan of `keyPath` on `rootType`, made with `evaluate` and `leafDelivery` if there is none.
-    /// Not a static method of `TypedPathPlan`: in unspecialised code, calling one looked up the
-    /// class's generic metadata at every registration.
+    /// The plan of `keyPath` on `rootType`, made if there is none. Not a static method of
+    /// `TypedPathPlan`, which looked up generic metadata at every registration.
     func typedPlan<Root: AnyObject, Value>(
         _ keyPath: InternedKeyPath, rootType: AnyClass, evaluate: @escaping (Root) -> Value, leafDelivery: LeafDelivery?
     ) -> TypedPathPlan<Root, Value> {
@@ -180,14 +170,9 @@ final class KeyPathResolutions: @unchecked Sendable {
     }
 }
 
-/// What every observation of one key path on one root class shares: the key path its changes carry,
-/// how to evaluate it, its leaf delivery, and its stored path once a proof gives one (`PathProof`).
-/// Made by the first registration of the key path on the class and kept by `KeyPathResolutions`
-/// (`typedPlan`) for the rest of the process, so a path observation refers to it without
-/// reference counting and keeps only what is its own.
-///
-/// Equal key paths have equal types, so every observation of one plan has the same `Root` and
-/// `Value`, and the plan's functions, made by whichever registration came first, serve them all.
+/// What every observation of one key path on one root class shares, made by the first and kept
+/// for ever, so observations refer to it without reference counting. Equal key paths have equal
+/// types, so its functions serve every observation of it.
 @usableFromInline
 class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set once (`OnceReference`)
     @usableFromInline let keyPath: InternedKeyPath

@@ -1,12 +1,6 @@
-/// A path observation's entries, one per dependency, in the order the path read them: the
-/// observation itself for the first (see `PathObservationBase`), links for the rest. Kept, searched
-/// and moved under the observation's lock; not generic, so none of it needs the path's type metadata.
-/// The links are visited by index: iterating a `LinkStorage` copies it, retaining each link.
-///
-/// The observation is its first dependency's entry once, at most: from its first linking, while the
-/// path reads that list first (and not as its proven leaf); once the path starts elsewhere it is
-/// retired, and links take every list. It never joins another list: a change that list began
-/// before could not be told from one of the new list's, both coming from the observation itself.
+/// A path observation's entries, one per dependency in the order read: the observation itself for
+/// the first (until the path starts elsewhere), links for the rest. Under the observation's lock;
+/// visited by index, since iterating a `LinkStorage` copies it, retaining each link.
 struct PathLinks {
     /// The observation as an entry: not yet in a list, in `list` (the first dependency's), or
     /// retired. Eight bytes: the cases without a list take no room of their own.
@@ -80,10 +74,8 @@ struct PathLinks {
         var isEmpty: Bool { stale.isEmpty && !retiredOwn }
     }
 
-    /// Moves the entries to the lists in `accesses`, attaching `owner` where it has none. Lock
-    /// order: the observation's lock, then a list's. With `leaf`, the entry of the last list
-    /// delivers leaf changes (a link in the wrong mode is replaced, not kept). The caller holds
-    /// `owner` (its list may release it).
+    /// Moves the entries to the lists in `accesses`; with `leaf`, the last list's entry delivers leaf
+    /// changes. Lock order: the observation's, then a list's. The caller holds `owner`.
     mutating func move(
         to accesses: [TrackedAccess], leaf: LeafConversion?, for owner: PathObservationBase
     ) -> Moved {
@@ -155,19 +147,8 @@ struct PathLinks {
 }
 
 /// A list entry that forwards a property's changes to a path observation, which evaluates the path
-/// again: that gives its own old and new values, so the setter's are unused. The link of the last
-/// property of a path proven to be pure navigation is a `LeafPathLink`, which forwards the setter's
-/// values instead. (The path's first property needs no link: the observation is that list's entry,
-/// see `PathLinks`.)
-///
-/// Every link hears `willChange`: the path counts its changes in flight from there
-/// (`PathObservationBase.hasChangesInFlight`) and takes its old value.
-///
-/// Once detached (the path moved off this property, or ended) a link forwards nothing, not even a
-/// change already being delivered: its `state` turns `0`, as a cancelled observation's does.
-///
-/// Layout: `ListEntry`'s fields, the list and the observation, nothing more
-/// (`PathObservationLayoutTests`).
+/// for its own values. Hears `willChange`, to count changes in flight; once detached forwards
+/// nothing. Layout: `ListEntry`'s fields only (`PathObservationLayoutTests`).
 class PathLink: ListEntry, @unchecked Sendable {
     final let list: ObserverList
     /// The path observation, which the link owns (see `AnyObservation`). A class reference, not an
@@ -218,21 +199,9 @@ extension ObserverList {
     }
 }
 
-/// The link of the last property of a path proven to be pure navigation (see `PathProof`): it
-/// forwards the setter's values as the path's, through its plan's `leafDelivery`, without
-/// evaluating the path. It trusts them only when they are still the path's: its set is the
-/// property's latest (`ObserverList.stamp`) and no other change of the path is in flight
-/// (`PathObservationBase.hasChangesInFlight`, which the other links count from `willChange`).
-/// Otherwise the path is evaluated.
-///
-/// While a change is in flight the path may not read this property at the moment, so a set of it
-/// beginning then records the path's value before the set, as the other links do: for that, the
-/// path makes its leaf link count in the list's `willChangeCount` only while something is in
-/// flight (`setHearsWillChange`), so that a set of the leaf otherwise skips the `willChange` pass
-/// altogether.
-///
-/// The conversion of the property's values to the path's (`LeafConversion`) is the plan's, not
-/// the link's, so that a leaf link is no larger than a `PathLink`.
+/// The link of the last property of a proven path (`PathProof`): forwards the setter's values as
+/// the path's while its set is the property's latest and no other change is in flight, else
+/// evaluates. Hears `willChange` only while something is in flight (`setHearsWillChange`).
 final class LeafPathLink: PathLink, @unchecked Sendable {
     override init(list: ObserverList, observation: PathObservationBase) {
         super.init(list: list, observation: observation, countsForWillChange: false) {
@@ -250,13 +219,9 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
     ) {
         guard link.isActive else { return }
         if let newValue {
-            // A later set of the property (in a callback before this link, or on another thread),
-            // or an intermediate change the path has not handled yet, makes the setter's new value
-            // possibly not the path's: then the path is evaluated.
+            // A later set, or an intermediate change not yet handled, may make the setter's value not the path's.
             let trusted = (stamp == ReadGate.unstamped || link.list.stamp == stamp) && !link.changesInFlight
-            // Unretained: the link holds the observation, the caller holds the link, and the plan
-            // and its conversion are immortal. A local reference retained and released each (and
-            // the functions' contexts) per change.
+            // Unretained: the link holds the observation, the caller the link; plan and conversion are immortal.
             Unmanaged.passUnretained(link.observation)._withUnsafeGuaranteedRef { observation in
                 observation.plan._withUnsafeGuaranteedRef { plan in
                     plan.leaf._withUnsafeGuaranteedRef { leaf in
@@ -290,9 +255,8 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
     }
 }
 
-/// A path observation's links in order: the first inline, any more in an array, so that a path of
-/// two properties (most; the observation itself is the first one's entry, see `PathLinks`) keeps its
-/// link, and moves it, without allocating. Kept under the observation's lock.
+/// A path observation's links: the first inline, any more in an array, so that a two-property path
+/// (most) moves its link without allocating. Under the observation's lock.
 struct LinkStorage: RandomAccessCollection {
     private var first: PathLink?
     private var more: [PathLink] = []

@@ -1,17 +1,8 @@
 import Synchronization
 
-/// An observation of a key path that is not a single `@Observed` property of the root: a nested path
-/// (`\.address?.city`), or a computed property that reads `@Observed` ones.
-///
-/// It is linked into the list of every `@Observed` property the path read when last evaluated (the
-/// first property's list holds the observation itself, see `PathLinks`). On a change of any of them
-/// the path is evaluated again with tracking, which gives the new value and the new dependencies;
-/// links move only if the dependencies differ (an intermediate object was replaced), so the old
-/// intermediate stops notifying and the new one starts.
-///
-/// A change of the last property of a path proven to be pure navigation (see `PathProof`) is
-/// delivered from the setter's own values, without evaluation, by `deliverLeaf`, which is specialised
-/// where `observe` is called (this class's own code is not).
+/// An observation of a nested path (`\.address?.city`) or a computed property, linked into the
+/// list of every `@Observed` property the path last read. A change evaluates the path again and
+/// re-links only if its dependencies differ; a proven path's leaf change skips the evaluation.
 @usableFromInline
 final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unchecked Sendable {
     /// Held weakly: observing never keeps the observed object alive. Written only in `init`: a
@@ -46,9 +37,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         self.root === root && self.keyPath.object == keyPath
     }
 
-    /// Links the observation into the lists found by the first evaluation, or by a read of
-    /// `storedPath` (then `readBy`). The caller holds the observation, and ends it with
-    /// `endIfUnlinked` once it has delivered `.initial`.
+    /// Links the observation into the lists of the first evaluation (or of `storedPath`); the caller
+    /// ends it with `endIfUnlinked` after `.initial`.
     func register(_ accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil) {
         guard let root else { return }
         let leaf: LeafConversion?
@@ -109,9 +99,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         }
     }
 
-    /// Delivers a change of the path's last property (see `PathProof`) with the setter's values, of
-    /// that property's type: the path's value is that value, or (`wrap`) that value made optional.
-    /// Specialised where `observe` is called, through the `leafDelivery` function built there.
+    /// Delivers a change of a proven path's last property with the setter's values (`wrap`: made
+    /// optional). Specialised where `observe` is called.
     @inlinable
     func deliverLeaf(
         _ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool, _ mutation: CollectionMutation?
@@ -219,11 +208,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         deliver(root, requestedOptions.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
     }
 
-    /// Evaluates the path, re-links it, and delivers the change, unless the link it came from is no
-    /// longer the path's, or the path no longer reads its property while another change of the path
-    /// is in flight (the path moved off it by a change it has yet to hear, which will deliver the
-    /// move): a change of a property reaches a path only while the path reads that property, or
-    /// when nothing else would tell it (it moved through a property that is not `@Observed`).
+    /// Evaluates, re-links and delivers, unless the change's property is no longer read while another
+    /// change is in flight: that change will deliver the move.
     override func dependencyDidChange(
         from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool
     ) {
@@ -270,12 +256,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(outcome.stale) {}
     }
 
-    /// Delivers an evaluated change, its old value from `oldBox` (destroyed after) or `leafOld`;
-    /// `mutated`: it came from an in-place mutation of a collection, whose kind and indexes the change
-    /// carries when the path's value is a collection (found by comparing the path's own values, which
-    /// an overriding getter or a computed property may make differ from the mutated property's).
-    /// Through the plan's `leafDelivery` where there is one: specialised, it builds the change without the type
-    /// metadata lookups that cost more in this unspecialised code than the rest of the delivery.
+    /// Delivers an evaluated change; `mutated` carries a collection's kind and indexes, found by
+    /// comparing the path's own values. Through the specialised `leafDelivery` where there is one.
     private func deliverEvaluated(
         _ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?, mutated: Bool
     ) {
@@ -317,9 +299,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         return nil
     }
 
-    /// Under `lock`, after `pending` changed: publishes its count for the links, and makes the leaf
-    /// link hear `willChange` exactly while changes are in flight (a new leaf link, after a re-link,
-    /// starts without). Lock order: this lock, then a list's.
+    /// Under `lock`: publishes `pending`'s count, and makes the leaf link hear `willChange` exactly
+    /// while changes are in flight.
     private func pendingDidChange(relinked: Bool = false) {
         let inFlight = pending.inFlight
         hasChangesInFlight.store(inFlight != 0, ordering: .releasing)
@@ -338,9 +319,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             return (removed, dropped, links.isEmpty)
         }
         for box in dropped { box.destroy(as: Value.self) }
-        // Weak references read nil from the moment deinitialisation starts, so a root that is being
-        // deallocated (the usual reason a list ends) ends the observation here; so does the loss
-        // of the last dependency (nothing could notify again). Before the link is released.
+        // A root being deallocated reads nil, and losing the last dependency leaves nothing to notify.
         if root == nil {
             endForDeallocatedRoot()
         } else if unlinked {
@@ -349,9 +328,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(removed) {}
     }
 
-    /// Under `lock`: moves the entries to the lists in `accesses` (see `PathLinks.move`); returns
-    /// what left the path and the pending old values of its changes, for the caller to release after
-    /// unlocking.
+    /// Under `lock`: moves the entries (`PathLinks.move`); returns what to release after unlocking.
     private func relink(
         to accesses: [TrackedAccess], leaf: LeafConversion?
     ) -> (moved: PathLinks.Moved, dropped: [ValueBox]) {

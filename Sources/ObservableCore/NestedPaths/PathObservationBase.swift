@@ -1,43 +1,29 @@
 import Synchronization
 
-/// The part of a path observation that its links see (see `PathLink`): not generic, so that a link
-/// holds it as one class reference. Told before and after each dependency changes, and when the
-/// instance of one of them is deallocated; `PathObservation` overrides every method.
-///
-/// It is itself a list entry: the entry of the path's first dependency (the root's first property
-/// read, the same list for as long as the path starts there), so that a path of two properties
-/// allocates one link, not two (see `PathLinks`). Its `notify` forwards like a link's.
-///
-/// Layout: the small fields share one word, the plan is one, and `PathObservation` keeps its first
-/// link inline, so that the observation stays in the chunk `PathObservationLayoutTests` checks.
+/// The part of a path observation its links see, not generic, and itself the entry of the path's
+/// first dependency, so a two-property path allocates one link. Layout: the observation stays in the
+/// chunk `PathObservationLayoutTests` checks.
 @usableFromInline
 class PathObservationBase: ListEntry, @unchecked Sendable {
     // The small fields, declared together so that they share one word.
-    /// Whether changes of the path's dependencies have begun (their `willChange` reached a link) and
-    /// are not yet handled (the path evaluated and re-linked). While some are, the path may already
-    /// have moved off the object of its last property's link.
+    /// Whether changes of dependencies have begun and are not yet handled (the path may have moved).
     final let hasChangesInFlight = Atomic<Bool>(false)
-    /// Whether the path's last property's link may deliver with `plan.leafDelivery` (see
-    /// `PathProof`): the plan has one and `.prior` was not asked for.
+    /// Whether the leaf link may deliver with `plan.leafDelivery`: the plan has one, and no `.prior`.
     final let deliversLeafChanges: Bool
     /// What the user asked for (`ListEntry.options` is the entry's: `.prior`, as a link's).
     @usableFromInline final let requestedOptions: ObservationOptions
-    /// Its sections move links (a few allocations and list locks) and count changes; they call no
-    /// user code. Inline, where a `Lock` allocates its mutex.
+    /// Moves links and counts changes, calling no user code. Inline, where a `Lock` allocates.
     final let lock = ShortLock()
-    /// Whether the leaf link hears `willChange` (it does while changes are in flight). Guarded by
-    /// `lock`, so Swift's run-time exclusivity checks are off.
+    /// Whether the leaf link hears `willChange`. Guarded by `lock`.
     @exclusivity(unchecked) final var leafHearsWillChange = false
-    /// What the observations of this key path on this class share (see `PathPlan`); immortal, so
-    /// held unmanaged and used in place (`withPlan`), not retained and released around each use.
+    /// Shared by the observations of this key path on this class; immortal, so held unmanaged.
     @usableFromInline final let plan: Unmanaged<PathPlan>
 
     @usableFromInline
     init(plan: PathPlan, options: ObservationOptions) {
         self.plan = Unmanaged.passUnretained(plan)
         self.requestedOptions = options
-        // Without a leaf delivery (string key paths), or with `.prior` asked for, leaf changes are
-        // evaluated like any other.
+        // Without a leaf delivery, or with `.prior`, leaf changes are evaluated like any other.
         self.deliversLeafChanges = plan.hasLeafDelivery && !options.sendsPrior
         super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, mutation, stamp in
             let observation = unsafeDowncast(entry, to: PathObservationBase.self)
@@ -48,9 +34,7 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         }
     }
 
-    /// Forwards a change heard by one of the path's entries (`source`: the observation itself or a
-    /// link) as `dependencyWillChange` or `dependencyDidChange`; `mutated`: the change was an
-    /// in-place mutation of a collection.
+    /// Forwards a change heard by one of the path's entries; `mutated`: an in-place collection mutation.
     @inline(__always)
     final func forward(from source: ObjectIdentifier, isDidChange: Bool, stamp: Int, mutated: Bool) {
         if isDidChange {
@@ -60,7 +44,6 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the plan, which needs no reference counting: it is immortal.
     @inlinable @inline(__always)
     final func withPlan<Result>(_ body: (PathPlan) -> Result) -> Result {
         plan._withUnsafeGuaranteedRef(body)
@@ -85,27 +68,21 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         withPlan { $0.leafDelivery(self, old, new, wrap, wraps, mutation) }
     }
 
-    /// Whether the value before a change is kept: for its old value, its `.prior` notification, or
-    /// to compare with the value after an in-place mutation (a collection's kind and indexes).
+    /// Whether the value before a change is kept: old value, `.prior`, or a collection's comparison.
     final var keepsValueBeforeChange: Bool {
         requestedOptions.needsValueBeforeStore || withPlan { $0.describesCollectionChanges }
     }
 
-    /// Whether the value before a change is needed as it is delivered: for the change's old value,
-    /// or to compare with the value after an in-place mutation.
+    /// Whether the value before a change is needed when it is delivered.
     final var needsOldValue: Bool {
         requestedOptions.carriesOld || withPlan { $0.describesCollectionChanges }
     }
 
-    /// Before and after a change of one dependency, told by `source` (an entry's identity, or `nil`
-    /// for a change announced by hand) with the set's `stamp` (`ObserverList.stamp`): the two calls
-    /// of one change carry the same pair.
+    /// Before and after a change of one dependency, with `source` and the set's `stamp`, the same pair
+    /// in both calls.
     func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {}
 
-    /// `leafOld`: from the last property's link of a proven path whose setter's new value cannot be
-    /// trusted (see `LeafPathLink`), that setter's old value; the path is then evaluated for the new one.
-    /// `mutated`: the change was an in-place mutation of a collection (the path's change then says
-    /// what it did to the path's value, when that is a collection).
+    /// `leafOld`: a proven leaf's setter old value, whose new value cannot be trusted (`LeafPathLink`).
     func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool) {}
 
     /// The list of an entry, `entry` its identity, ended: the list's instance was deallocated.

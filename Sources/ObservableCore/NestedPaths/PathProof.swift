@@ -1,36 +1,13 @@
 /// Proves that a key path is pure navigation through the `@Observed` properties a tracking
-/// evaluation saw it read, so that a change of the last of them can be delivered with the setter's
-/// own old and new values instead of evaluating the path twice (most of an evaluated change's cost
-/// is the runtime's generic key path projection).
-///
-/// Each getter reports its property's key path, `\Class.property`, and the same reached through an
-/// optional chain, `\Class?.?.property`. The proof rebuilds the path from them with `appending`
-/// (the chained form after an optional value): `\Model.child` + `\Child?.?.leaf` is
-/// `\Model.child?.leaf`. The rebuilt path must be the observed one: same class (so same root and
-/// value types), same hash (which covers every component's identity and type), and the same
-/// `debugDescription` with addresses left out (which shows each component's kind). `==` would say
-/// it in one step but compares two internal flags that `appending` sets differently from a literal
-/// (the end of the reference-writable prefix); the description's addresses are those of accessor
-/// thunks, which differ between two literals of one property after function merging.
-///
-/// Each object the path read must also be of exactly the class whose getter reported the read: the
-/// components name a property, and an instance of a subclass may override it with a getter of its
-/// own (`get { super.x * 2 }`), whose value is not the one stored.
-///
-/// Anything else is not proven, and the path is evaluated as before: another component (a computed
-/// property of the user's, a subscript, `!`), an optional chain through an optional property that is
-/// not the first (`\.a?.b?.c`: Swift flattens the optionals, the rebuilt path does not), a last
-/// property that is itself optional after a chain, an object of a subclass of the property's class.
-/// A failed proof costs speed, never correctness.
+/// evaluation saw it read, so that a change of the last is delivered with the setter's values
+/// without evaluating the path. The path is rebuilt from each getter's key paths with `appending`
+/// and must match the observed one by class, hash and description without addresses (`==` differs
+/// on flags `appending` sets). Each object must be of exactly the reporting getter's class. What is
+/// not proven is evaluated: a failed proof costs speed, never correctness.
 enum PathProof {
-    /// How the path's value is made from its last property's value when `keyPath`, applied to
-    /// `root`, is proven to read exactly `accesses` (see above), and the path read through its stored
-    /// fields when they are stored as `StoredPath` needs (which the caller keeps in the path's
-    /// plan, for the registrations to come); `nil` when it is not proven.
-    ///
-    /// The part that depends only on the key paths is worked out once per process for each key path
-    /// and sequence of properties (it builds key paths and descriptions: microseconds); the checks
-    /// on the objects are made every time.
+    /// How the path's value is made from its last property's, and its `StoredPath` when it has one;
+    /// `nil` when not proven. The key-path part is worked out once per process; the object checks
+    /// every time.
     static func proof(
         of keyPath: AnyKeyPath, root: AnyObject, accesses: [TrackedAccess], valueType: Any.Type
     ) -> (leaf: LeafConversion, stored: StoredPath?)? {

@@ -1,18 +1,8 @@
-/// A path proven to be pure navigation through `@Observed` properties (see `PathProof`), read
-/// through the storage readers its getters handed over (`StoredValueReader`): no `KeyPath`
-/// projection and no tracking. For each property it knows the class it is read on, the offset of its
-/// slot (`ListSlot`, for the property's list, as the getter reported it) and its reader. A path that
-/// moves (an intermediate object replaced) is read this way at each change, and every registration
-/// of the path on the same root class after the first is too: a class check and a reader call per
-/// property, where the key path's generic projection and a tracking evaluation cost microseconds.
-///
-/// Assumes what its construction checks once, and `read` checks on every object: each object is of
-/// exactly the class of its step, whose getter returns what its reader reads; each property but the
-/// last holds a class reference, or an optional one (one word, `nil` as zero), which construction
-/// checked against the object the getter returned. An object of any other class ends the read, and
-/// the path is evaluated instead. Proved by `StoredPathTests` (reads against the key path on random
-/// models, subclasses, `weak` and `unowned` storage, generic classes) and `ProofEquivalenceTests`,
-/// under AddressSanitizer in `.ci/run`.
+/// A proven path (`PathProof`) read through the storage readers its getters handed over: a class
+/// check and a reader call per property, no key path projection or tracking. Assumes each object is
+/// of exactly its step's class (checked on every read; another class ends it) and each property but
+/// the last holds a one-word reference. Proved by `StoredPathTests` and `ProofEquivalenceTests`
+/// under ASan.
 final class StoredPath: @unchecked Sendable {  // immutable
     /// One property, read on instances of exactly `objectType`.
     private struct Step {
@@ -28,9 +18,8 @@ final class StoredPath: @unchecked Sendable {  // immutable
     /// is the value when an intermediate object is `nil`.
     private let none: (any OptionalProtocol.Type)?
 
-    /// The path that `accesses`, the reads of a tracking evaluation of `keyPath` on `root` proven to
-    /// be `leaf`'s path, describe, if every getter on it hands over its storage reader; `nil`
-    /// otherwise. The path is evaluated once more to collect the readers.
+    /// The stored path of a proven evaluation, if every getter on it hands over a reader; evaluates the
+    /// path once more to collect them.
     init?(
         _ accesses: [TrackedAccess], root: AnyObject, keyPath: AnyKeyPath, leaf: LeafConversion, valueType: Any.Type
     ) {
@@ -69,9 +58,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
         case none
     }
 
-    /// Reads the path from `root`, appending what it reads to `accesses`: each object with its
-    /// property's list, as a tracking evaluation records them (without the key paths a proof would
-    /// need: this path is proven). `nil` when an object is not of its step's class.
+    /// Reads the path from `root`, appending each object and list read; `nil` on a class mismatch.
     func read(_ root: AnyObject, recording accesses: inout [TrackedAccess]) -> End? {
         accesses.reserveCapacity(steps.count)
         return walk(root) { object, step in

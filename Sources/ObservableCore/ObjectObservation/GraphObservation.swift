@@ -1,18 +1,7 @@
-/// An observation of every `@Observed` property of every object reachable from a root through
-/// properties holding `KeyValueObservable` objects (`observeProperties(deep: true)`): one
-/// observation of a whole object per object reached (a node), the graph re-wired as objects join
-/// and leave it.
-///
-/// Each object is a node once, however many references reach it (shared objects, cycles). A node
-/// counts the references the graph's nodes hold to it; a change of a property holding objects adds
-/// and removes references, a node whose count falls to zero leaves with what only it reached, and a
-/// removal that leaves a count above zero (a cycle may have come loose) has the graph marked from
-/// the root, and what is not reached leaves. Only strong references are followed: a `weak` or
-/// `unowned` property (a parent, an owner) does not add its object.
-///
-/// The nodes' observations own the graph (through their handlers); the graph holds its nodes until
-/// it ends (cancelled, or its root deallocated). Its lock guards the nodes and calls no user code:
-/// what it retains while re-wiring is released after it, and the handler runs after it.
+/// `observeProperties(deep: true)`: an observation of a whole object per object strongly reached
+/// (a node, once however reached), re-wired as objects join and leave. A node counts references to
+/// it; a removal leaving a count above zero marks from the root, for loose cycles. Its lock guards
+/// the nodes and calls no user code.
 final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
     private let options: ObservationOptions
     private let watchesSetExtent: Bool
@@ -119,9 +108,8 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         return node
     }
 
-    /// Adds the references `node`'s object (`object`) holds now, and the nodes they reach, not yet
-    /// in the graph; returns the observations of the nodes made. Under the lock; `held` keeps what
-    /// was read until after it.
+    /// Adds the references `object` holds now and the nodes they reach; under the lock, `held` keeps
+    /// what was read until after it.
     private func attachChildren(of node: Node, _ object: AnyObject, holding held: inout [Any]) -> [Started] {
         var made: [Started] = []
         var pending: [(Node, AnyObject)] = [(node, object)]
@@ -157,9 +145,8 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         return node
     }
 
-    /// Takes a reference from `parent` to the object `id` away; returns whether the graph must be
-    /// marked from the root (the object is still referenced, and a cycle may have come loose), and
-    /// the observations of the nodes that left.
+    /// Takes a reference from `parent` to `id` away; returns whether to mark from the root, and the
+    /// observations of the nodes that left.
     private func removeReference(
         from parent: Node, to id: ObjectIdentifier, through property: Unmanaged<ObjectProperty>
     ) -> (mark: Bool, left: [ObjectObservation]) {
@@ -285,9 +272,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
 
     // MARK: Paths
 
-    /// `pages[2].title`: the way from the root to the node `id`'s property `name`, through each
-    /// node's parent, with the positions the parents' values hold now. Walked down from the root,
-    /// each object found in its parent's current value, so that every object read is held.
+    /// `pages[2].title`: the way from the root to `id`'s property, walked down with current positions.
     func path(to id: ObjectIdentifier, property name: String) -> String {
         // The chain of identities is taken under the lock, the values read after it.
         let chain = lock.withLock { () -> [(property: ObjectProperty, child: ObjectIdentifier)] in

@@ -1,10 +1,5 @@
-/// An observation of every `@Observed` property of one object
-/// (``ObservedPropertyListing/observeProperties(options:_:)``): one entry in each property's list
-/// (`PropertyEntry`), all handing their changes to this observation's handler.
-///
-/// The lists own the entries and the entries own the observation, as a direct observation is owned
-/// by its list; the observation holds its entries until it ends (cancelled, or its object
-/// deallocated), and then lets them go.
+/// An observation of every `@Observed` property of one object: one entry in each property's list,
+/// which owns it; the observation holds its entries until it ends.
 final class ObjectObservation: AnyObservation, @unchecked Sendable {
     private let options: ObservationOptions
     private let handler: (AnyObject, PropertyChange) -> Void
@@ -33,11 +28,8 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
         self.origin = origin
     }
 
-    /// Registers an entry in the list of each `@Observed` property of `object`, which the caller
-    /// keeps alive. An object with none, or one being deallocated, is not observed: the observation
-    /// ends at once.
-    /// `warnsWhenEmpty`: an object with no `@Observed` property is a mistake worth a debug warning
-    /// (not so for an object met in a graph).
+    /// Registers an entry in each property's list; an object with none, or being deallocated, ends the
+    /// observation at once (`warnsWhenEmpty`: with a debug warning).
     func register(_ object: AnyObject, warnsWhenEmpty: Bool = true) {
         let properties = ObjectProperties.of(object)
         guard !properties.isEmpty else {
@@ -138,23 +130,14 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     }
 }
 
-/// One property's entry of an observation of a whole object (`ObjectObservation`), in that
-/// property's list: it hands each change of the property to its observation.
-///
-/// The lists own the entries, and each entry its observation, as a direct observation is owned by
-/// its list; the observation holds its entries only until it ends.
-///
-/// Assumes that its property is immortal (`ObjectProperties` never frees one), so it is held
-/// unmanaged, and that `list`, retained by hand once registered, is released only by `deinit`.
-/// Proved by `PropertyObservationTests` (lifetimes, cancelling inside a callback, many threads)
-/// under AddressSanitizer and ThreadSanitizer in `.ci/run`.
+/// One property's entry of a whole-object observation, handing its changes on. Assumes its property
+/// is immortal (held unmanaged) and `list`, retained by hand, is released only in `deinit`. Proved
+/// by `PropertyObservationTests` under ASan and TSan.
 final class PropertyEntry: ListEntry, @unchecked Sendable {
     let observation: ObjectObservation
     /// Immortal (see `ObjectProperty`).
     let property: Unmanaged<ObjectProperty>
-    // Written once by `register`, right after the list published the entry: `unregister` runs
-    // after `register` returned (the observation is not handed out before), and a list's own end
-    // needs no list. Retained by hand, released in `deinit`.
+    // Written once by `register`, before anything can `unregister`; retained by hand.
     @exclusivity(unchecked) private var list: Unmanaged<ObserverList>?
 
     init(observation: ObjectObservation, property: ObjectProperty, options: ObservationOptions) {
@@ -171,9 +154,7 @@ final class PropertyEntry: ListEntry, @unchecked Sendable {
         list?.release()
     }
 
-    /// Adds the entry to the list of the property's slot in `object`, which the caller keeps alive;
-    /// the list then waits for the property's key if the entry does not have it yet. `false` if the
-    /// object is being deallocated.
+    /// Adds the entry to the list of the property's slot; `false` if the object is being deallocated.
     func register(in object: AnyObject, watchingSetExtent: Bool) -> Bool {
         let (offset, awaitsKey) = property._withUnsafeGuaranteedRef { ($0.slotOffset, $0.key == nil) }
         list = Registration.add(

@@ -1,24 +1,7 @@
 extension ObservedPropertyListing {
-    /// Observes every `@Observed` property of this object at once: its class's, its superclasses'
-    /// and, for an object of a subclass, the subclass's own. Each change says which property
-    /// changed, with its key path and name, and carries the old and new values as `Any`.
-    ///
-    /// ```swift
-    /// let token = document.observeProperties { document, change in
-    ///     print(change.name, change.oldValue as Any, "->", change.newValue as Any)
-    /// }
-    /// document.title = "Draft"   // prints "title Optional("") -> Optional("Draft")"
-    /// ```
-    ///
-    /// The semantics are those of ``KeyValueObservable/observe(_:options:_:)`` for each property: every set notifies,
-    /// synchronously on the setting thread, in the order of the property's observers; an
-    /// `@Observed` array mutated in place says what it did (``PropertyChange/kind``,
-    /// ``PropertyChange/indexes``). A set of a property costs what a set with one more observer
-    /// costs; a property or an object nobody observes this way costs nothing more.
-    ///
-    /// The observation holds neither the observer nor `self`, and ends when the token is cancelled
-    /// or released, or when `self` is deallocated. An object with no `@Observed` property gives an
-    /// inactive token (a debug build says so on standard error).
+    /// Observes every `@Observed` property of this object at once, its superclasses' and
+    /// subclasses' included, each as ``KeyValueObservable/observe(_:options:_:)`` would; each change
+    /// names the property and carries its values as `Any` (<doc:ObservingWholeObjects>).
     ///
     /// - Parameters:
     ///   - options: What each ``PropertyChange`` carries and when it is sent; `[.old, .new]` by default.
@@ -32,9 +15,8 @@ extension ObservedPropertyListing {
             ObjectObservations.register(self, options: options, origin: .token, onObservedDeallocated: nil, handler))
     }
 
-    /// Observes every `@Observed` property of this object as ``observeProperties(options:_:)``
-    /// does, and is told when `self` is deallocated, as ``KeyValueObservable/observe(_:options:_:onObservedDeallocated:)``
-    /// is: once, after the last change, never after the token's `cancel()` has returned.
+    /// ``observeProperties(options:_:)``, told when `self` is deallocated as
+    /// ``KeyValueObservable/observe(_:options:_:onObservedDeallocated:)`` is.
     ///
     /// - Parameters:
     ///   - options: What each ``PropertyChange`` carries and when it is sent; `[.old, .new]` by default.
@@ -55,26 +37,9 @@ extension ObservedPropertyListing {
 }
 
 extension ObservedPropertyListing {
-    /// Observes every `@Observed` property of this object as ``observeProperties(options:_:)``
-    /// does, and with `deep: true` every `@Observed` property of every object it reaches: through
-    /// properties holding `KeyValueObservable` objects, or optionals, arrays, sets or dictionaries
-    /// of them.
-    ///
-    /// ```swift
-    /// let token = book.observeProperties(deep: true) { book, change in
-    ///     print(change.path, change.oldValue as Any, "->", change.newValue as Any)   // chapters[2].title …
-    /// }
-    /// ```
-    ///
-    /// The graph follows the objects as they change: an object added to `chapters` is observed from
-    /// then on, one removed is not (unless the graph still reaches it another way). Each object is
-    /// observed once, however many ways reach it (shared objects, cycles). Only strong references
-    /// are followed: a `weak` or `unowned` property (a parent, an owner) is observed, but the object
-    /// it refers to is not added. Each change says where it happened (``PropertyChange/path``,
-    /// ``PropertyChange/object``); the handler is given this object, the root.
-    ///
-    /// The observation ends when the token is cancelled or released, or when this object is
-    /// deallocated; the objects of the graph are not kept alive by it.
+    /// ``observeProperties(options:_:)``, and with `deep: true` also every object this one strongly
+    /// reaches, followed as they change; each change says where it happened
+    /// (``PropertyChange/path``). <doc:ObservingWholeObjects> has the details.
     ///
     /// - Parameters:
     ///   - options: What each ``PropertyChange`` carries and when it is sent; `[.old, .new]` by default.
@@ -91,9 +56,7 @@ extension ObservedPropertyListing {
                 self, options: options, deep: deep, origin: .token, onObservedDeallocated: nil, handler))
     }
 
-    /// Observes every `@Observed` property of this object, and with `deep: true` of every object it
-    /// reaches, as ``observeProperties(options:deep:_:)`` does, and is told when this object is
-    /// deallocated, as ``KeyValueObservable/observe(_:options:_:onObservedDeallocated:)`` is.
+    /// ``observeProperties(options:deep:_:)``, told when this object is deallocated.
     ///
     /// - Parameters:
     ///   - options: What each ``PropertyChange`` carries and when it is sent; `[.old, .new]` by default.
@@ -114,8 +77,7 @@ extension ObservedPropertyListing {
     }
 }
 
-/// How every observation of a whole object, or of a graph, starts (the token's, the controller's,
-/// the sequence's, an editor's).
+/// How every observation of a whole object, or of a graph, starts.
 enum ObjectObservations {
     static func register<Root: AnyObject>(
         _ root: Root, options: PropertyObservationOptions, deep: Bool = false, origin: ObservationOrigin,
@@ -141,8 +103,7 @@ enum ObjectObservations {
 }
 
 extension KeyValueObservable {
-    /// Unavailable for a class that `@KeyValueObservable` does not list: whole-object observation
-    /// finds the properties in its list.
+    /// Unavailable without the list `@KeyValueObservable` writes.
     @available(
         *, unavailable,
         message:

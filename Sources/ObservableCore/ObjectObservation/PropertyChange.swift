@@ -1,21 +1,8 @@
-/// One change of one property, as an observation of a whole object delivers it
-/// (``ObservedPropertyListing/observeProperties(options:_:)``): which property, the kind of change, and
-/// the values as `Any`.
-///
-/// `oldValue` and `newValue` are `nil` when not requested (``PropertyObservationOptions/old``,
-/// ``PropertyObservationOptions/new``) and when the value is `nil`; they are unwrapped from
-/// optionals, as ``KeyedChange``'s are. Read a value whose type you know with
-/// ``newValue(as:)``, which loads it without a dynamic cast when it is exactly that type.
-///
-/// ```swift
-/// let token = document.observeProperties { document, change in
-///     print(change.name, change.oldValue as Any, "->", change.newValue as Any)
-/// }
-/// ```
+/// One change of one property, as an observation of a whole object delivers it: which property,
+/// the kind of change, and the values as `Any` (unwrapped from optionals; `nil` when not asked for).
+/// ``newValue(as:)`` reads a value of a known type without a dynamic cast.
 public struct PropertyChange: CustomStringConvertible {
-    /// The kind of change: ``ObservedChangeKind/setting`` for an assignment; for an `@Observed`
-    /// array mutated in place, ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` or
-    /// ``ObservedChangeKind/replacement``, with ``indexes``, as ``ObservedChange`` has them.
+    /// The kind of change; for an array mutated in place, with ``indexes``.
     public let kind: ObservedChangeKind
     /// `true` for the notification sent before the store (``PropertyObservationOptions/prior``).
     public let isPrior: Bool
@@ -35,28 +22,22 @@ public struct PropertyChange: CustomStringConvertible {
     /// The property's name, as declared (`"title"`).
     public var name: String { property._withUnsafeGuaranteedRef { $0.name } }
 
-    /// Where the change happened: the property's name for the observed object itself (`"title"`),
-    /// and in an observation of a graph, the way to the object from the observed one as the graph is
-    /// when it is read (`"pages[2].title"`; a dictionary's key as `["key"]`). Read it in the
-    /// handler: the positions are those of the moment it is read.
+    /// Where the change happened: the property's name (`"title"`), or in a graph the way to the object
+    /// as the graph is when read (`"pages[2].title"`): read it in the handler.
     public var path: String { location?.path(to: name) ?? name }
 
     /// The object whose property changed, in an observation of a graph (while it lives); `nil` in
     /// the observation of one object, whose handler is given that object.
     public var object: AnyObject? { changedObject }
 
-    /// The property's key path, rooted at the class that declares it: `change.keyPath ==
-    /// \Document.title` for a `title` that `Document` declares, also when the object is of a
-    /// subclass of `Document`.
+    /// The property's key path, rooted at the class that declares it, also for an object of a subclass.
     public var keyPath: AnyKeyPath {
         // Every notification teaches its property's key before it is delivered
         // (`ObserverList.learn`); `\PropertyChange.self` stands for one never taught.
         property._withUnsafeGuaranteedRef { $0.key?.keyPath } ?? \PropertyChange.self
     }
 
-    /// For ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` and
-    /// ``ObservedChangeKind/replacement``: the positions inserted into the new value, removed from
-    /// the old one, or replaced; `nil` for ``ObservedChangeKind/setting``.
+    /// The positions inserted, removed or replaced; `nil` for ``ObservedChangeKind/setting``.
     public var indexes: RangeSet<Int>? { mutation?.indexes }
 
     /// The value before the change, unwrapped from any optionals.

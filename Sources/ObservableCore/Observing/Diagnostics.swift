@@ -1,16 +1,13 @@
 /// Run-time messages about misuse that cannot be a compile-time error.
 enum Diagnostics {
     private static let lock = Lock()
-    /// The messages sent, in order, each once; the tests read them (`DiagnosticsTests`). Guarded by
-    /// `lock`.
+    /// The messages sent, in order, each once (`DiagnosticsTests`). Guarded by `lock`.
     nonisolated(unsafe) private static var sent: [String] = []
 
     /// The messages reported so far, in order (debug builds; empty in release builds).
     static var messages: [String] { lock.withLock { sent } }
 
-    /// `observe` was given a key path that reads no `@Observed` property (`\.self`, or a plain
-    /// stored property): the observation can never notify. Its token is inactive from the start;
-    /// debug builds also say so on standard error, once per key path.
+    /// A key path that reads no `@Observed` property: its token is inactive from the start.
     static func warnNeverNotifies(_ keyPath: AnyKeyPath) {
         report(
             """
@@ -19,8 +16,7 @@ enum Diagnostics {
             """)
     }
 
-    /// `observeProperties` was called on an object with no `@Observed` property: the observation
-    /// can never notify. Its token is inactive from the start; debug builds also say so.
+    /// `observeProperties` on an object with no `@Observed` property: its token is inactive.
     static func warnNoObservedProperties(_ type: Any.Type) {
         report(
             """
@@ -29,8 +25,7 @@ enum Diagnostics {
             """)
     }
 
-    /// An observation of a graph reached an object whose class no `@KeyValueObservable` lists: its
-    /// properties cannot be found, so its changes are not heard. Debug builds say so, once per class.
+    /// A graph reached an object whose class is not listed: its changes are not heard.
     static func warnNotListed(_ type: Any.Type) {
         report(
             """
@@ -40,9 +35,7 @@ enum Diagnostics {
             """)
     }
 
-    /// `observe` was given a key path with a force unwrap (`\.maybe!.name`): nothing is observed,
-    /// since the library would evaluate it after changes, and it traps once the optional is `nil`.
-    /// Its token is inactive from the start; debug builds also say so on standard error.
+    /// A key path with a force unwrap, which re-evaluation would trap on: nothing is observed.
     static func warnForceUnwrap(_ keyPath: AnyKeyPath) {
         report(
             """
@@ -61,8 +54,7 @@ enum Diagnostics {
             """)
     }
 
-    /// A controller was asked to observe an empty list of key paths: it observes nothing, as it
-    /// should, but a caller that built the list wrongly would never know (KVOController asserted).
+    /// A controller asked to observe no key paths (KVOController asserted).
     static func warnNoKeyPaths(_ objectType: Any.Type) {
         report(
             """
@@ -71,9 +63,7 @@ enum Diagnostics {
             """)
     }
 
-    /// A controller observed a pair (object, key path) it was already observing, the key path `name`d
-    /// as written: the new handler or action replaces the earlier one (one observation per pair, as in
-    /// KVOController).
+    /// A controller observed a pair it already observed: the new handler replaces the earlier one.
     static func warnReplacedObservation(named name: String) {
         report(
             """

@@ -1,47 +1,20 @@
 extension KeyValueObservable {
-    /// Announces that the value at `keyPath` is about to change: Cocoa's `willChangeValue(forKey:)`.
-    ///
-    /// Pair it with ``didChangeValue(for:)`` on the same thread, or use
-    /// ``notifyingChange(of:_:)``, which cannot be left unbalanced. Meant for properties declared
-    /// `@Observed(notifiesAutomatically: false)`, whose sets notify nobody by themselves, and for
-    /// computed properties: observers of `keyPath` on this object get a `.prior` notification now
-    /// (if they asked for one) and the change with the old and new values at `didChangeValue`.
-    /// Pairs nest, like Cocoa's.
-    ///
-    /// - For an `@Observed` property the notification reaches every observation of it, including
-    ///   nested paths running through it.
-    /// - For a computed property (`\.fullName`) it reaches the observations of exactly that key path
-    ///   on this object; they must read at least one `@Observed` property to exist at all (an
-    ///   observation of a path reading none never starts). Changes of the `@Observed` properties it
-    ///   reads keep notifying by themselves.
-    ///
-    /// Name a property with the key path rooted at the class that declares it (`\.balance` inside
-    /// that class): from a subclass, `\Subclass.balance` is a different key path, and reaches only
-    /// the observations made with that same key path.
+    /// Announces that the value at `keyPath` is about to change: Cocoa's `willChangeValue(forKey:)`,
+    /// for `@Observed(notifiesAutomatically: false)` and computed properties. Pair it with
+    /// ``didChangeValue(for:)`` on the same thread, or use ``notifyingChange(of:_:)``. Root the
+    /// key path at the declaring class: `\Subclass.balance` reaches only observations made with it.
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         ManualChanges.willChange(self, keyPath)
     }
 
     /// Sends the change announced by the matching ``willChangeValue(for:)``: Cocoa's
-    /// `didChangeValue(forKey:)`. Without a matching `willChangeValue` on this thread it does
-    /// nothing (a debug build says so on standard error).
+    /// `didChangeValue(forKey:)`. Without one it does nothing (a debug build says so).
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         ManualChanges.didChange(self, keyPath)
     }
 
     /// Runs `body` between ``willChangeValue(for:)`` and ``didChangeValue(for:)``; the change is
     /// sent even when `body` throws.
-    ///
-    /// ```swift
-    /// final class Account: KeyValueObservable {
-    ///     @Observed(notifiesAutomatically: false) private(set) var balance = 0
-    ///     func apply(_ transactions: [Int]) {
-    ///         notifyingChange(of: \.balance) {            // one notification for the batch
-    ///             for amount in transactions { balance += amount }
-    ///         }
-    ///     }
-    /// }
-    /// ```
     public func notifyingChange<Value, Result>(of keyPath: KeyPath<Self, Value>, _ body: () throws -> Result) rethrows
         -> Result
     {

@@ -1,41 +1,18 @@
 /// An observation that lasts as long as this token: cancel it, or let it go, to stop observing.
 ///
-/// Like `NSKeyValueObservation` and `AnyCancellable`: the token holds neither the observed object nor
-/// the observer, `cancel()` is idempotent and may be called from
-/// any thread or from inside any callback, and the token's `deinit` cancels. After `cancel()`
-/// returns no new callback of the observation starts; one already running on another thread
-/// finishes. When the observed object is deallocated the observation ends by itself and
-/// ``isActive`` becomes `false`.
-///
-/// ```swift
-/// var tokens = Set<ObservationToken>()
-/// person.observe(\.name) { _, change in print(change.newValue!) }.store(in: &tokens)
-/// tokens.removeAll()   // ends the observation
-/// ```
+/// Like `NSKeyValueObservation`: it holds neither the observed object nor the observer, and
+/// `cancel()` is idempotent, callable from any thread or callback; after it returns no new callback
+/// starts. The observation also ends when the observed object is deallocated.
 public final class ObservationToken: Hashable, @unchecked Sendable {
-    // The observed side owns the observation (its property lists hold it, as Cocoa's observation
-    // info does); the token only refers to it. So when the observed object is deallocated the
-    // observation and everything its handler captured are freed, even while the token lives on:
-    // a handler that captures the token's owner does not keep it alive past the observed object.
-    //
-    // Not a `weak` reference, which allocates a side table per observation: the token keeps the
-    // observation's memory, never its contents, and retains it only
-    // after claiming it (see `AnyObservation`).
-    //
-    // One word, so that a token stays in the smallest chunk (`PathObservationLayoutTests`): the `unowned` reference keeps the
-    // observation's memory allocated, and its storage, the observation's address, is read as an
-    // unmanaged reference (`observation`): loading the unowned reference itself would trap once the
-    // observation has been deinitialised, which is when a token still looks at its `state`.
-    // `@_effects(notEscaping self)` below tells the optimiser that reading the stored property through
-    // the token's address does not let the token escape, so a local token can live on the stack.
+    // The observed side owns the observation, so what its handler captured is freed with the observed
+    // object. `unowned`, not `weak` (a side table each): it keeps the memory, read as `Unmanaged`.
     /// Keeps the observation's memory allocated; read through `observation` only.
     private unowned let memory: AnyObservation
 
     /// The observation, possibly deinitialised: only its `state` is read before a claim succeeds.
     ///
-    /// Assumes that `memory` is the token's only stored property and that the storage of an
-    /// `unowned` reference to a native Swift class is the object's address. Proved, in a release
-    /// build as `.ci/run` runs it, by `TokenLayoutTests`.
+    /// Assumes `memory` is the only stored property and an `unowned` reference's storage is the
+    /// object's address. Proved by `TokenLayoutTests`, in a release build.
     private var observation: Unmanaged<AnyObservation> {
         Unmanaged.fromOpaque(_getUnsafePointerToStoredProperties(self).load(as: UnsafeRawPointer.self))
     }
@@ -53,8 +30,7 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
     }
 
     /// Ends the observation. Calling it again, or after the observed object died, does nothing.
-    // The token's address is taken only to read its stored property (see `observation`): declared,
-    // so that a token that does not escape its caller can still live on the caller's stack.
+    // Reading the stored property through the token's address lets no token escape: it may stay on the stack.
     @_effects(notEscapingself)
     public func cancel() {
         let observation = self.observation
@@ -65,8 +41,8 @@ public final class ObservationToken: Hashable, @unchecked Sendable {
         retained.release()
     }
 
-    /// `true` until the observation is cancelled or its observed object is deallocated; `false` from
-    /// the start when the key path reads no `@Observed` property (nothing could ever notify).
+    /// `true` until the observation is cancelled or its object deallocated; `false` from the start
+    /// when the key path reads no `@Observed` property.
     public var isActive: Bool {
         @_effects(notEscapingself)
         get {

@@ -1,14 +1,8 @@
-/// How every observation is registered: the one funnel. `observe`, `changes(of:)` and the actor's
-/// `observe` call `register`. The controller asks `route` where its typed key path goes, and then
-/// registers its registration at the slot (it is its own observation) or `resolve`s it. String key
-/// paths enter at `register(_:atSlot:of:)` for one property and at `observePath` for a path; an
-/// observation of a whole object adds its entries at `add(_:atSlot:of:awaitingKey:watchesSetExtent:)`. Every one of
-/// them delivers `.initial` through `deliverInitial(to:options:_:)`.
+/// How every observation is registered, and where `.initial` is delivered (`deliverInitial`).
 @usableFromInline
 enum Registration {
-    /// Where a registration of `keyPath` on `root` goes: the property's slot when a registration has
-    /// shown the key path to be exactly one `@Observed` property of the root's class (the position of
-    /// its slot is then known, `KeyPathResolutions`), else `nil`, and `resolve` evaluates the key path.
+    /// The property's slot when `keyPath` is known to be exactly one `@Observed` property of the root's
+    /// class (`KeyPathResolutions`), else `nil`: `resolve` evaluates it.
     @inlinable
     static func route<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>
@@ -16,17 +10,13 @@ enum Registration {
         InternedKeyPath.resolve(keyPath, rootType: type(of: root))
     }
 
-    /// Delivers `.initial`, the one place that decides to: once, from inside `observe`, after the
-    /// observation is registered (as Cocoa does), when its options ask for it and it is still active
-    /// (its object may be going away). `deliver` reads the current value and hands its change on.
+    /// Delivers `.initial` once, after the observation is registered (as Cocoa does), if still active.
     @inlinable @inline(__always)
     static func deliverInitial(to observation: AnyObservation, options: ObservationOptions, _ deliver: () -> Void) {
         if options.sendsInitial, observation.isActive { deliver() }
     }
 
-    /// Registers `observation`, a direct observation of the property whose slot is at `offset` in
-    /// `root`, and delivers `.initial` to `handler`: how a token's registration of a known property
-    /// ends (a controller's does the same, written out).
+    /// Registers a direct observation of the property whose slot is at `offset`, then `.initial`.
     @inlinable @inline(__always)
     static func start<Root: AnyObject, Value>(
         _ observation: DirectObservation, atSlot offset: Int, of root: Root, _ typedKeyPath: KeyPath<Root, Value>,
@@ -39,10 +29,8 @@ enum Registration {
             deliverInitial(of: root, at: typedKeyPath, options: options, keyPath: keyPath, handler)
         }
     }
-    /// Registers the cheapest observation that is exact for `keyPath` on `root` and delivers
-    /// `.initial` after registering, as Cocoa does. `@inlinable`, so that the typed functions are
-    /// compiled where it is called, for the concrete `Root` and `Value`; only what the chosen route
-    /// uses is allocated.
+    /// Registers the cheapest exact observation of `keyPath`, then `.initial`. Inlinable, so the typed
+    /// functions are compiled for the concrete `Root` and `Value`.
     @inlinable
     static func register<Root: AnyObject, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, options: ObservationOptions, origin: ObservationOrigin = .token,
@@ -71,11 +59,8 @@ enum Registration {
         observation.register(in: ListSlot.at(offset, in: root).pointee.unretainedObservers())
     }
 
-    /// Adds `entry`, one entry of an observation of a whole object, to the list of the slot at
-    /// `offset` in `root`, which the caller keeps alive; `awaitingKey`: the entry needs the
-    /// property's key (see `ObservedPropertyKey`). Returns the list, retained, or `nil` when the
-    /// object is being deallocated.
-    /// `watchesSetExtent`: the list's sets are counted in their thread's `SetExtent` from now on.
+    /// Adds an entry of a whole-object observation to the list of the slot at `offset`; returns the
+    /// list, retained, or `nil` when the object is being deallocated.
     static func add(
         _ entry: ListEntry, atSlot offset: Int, of root: AnyObject, awaitingKey: Bool, watchesSetExtent: Bool
     ) -> Unmanaged<ObserverList>? {
@@ -85,10 +70,8 @@ enum Registration {
         return list.retain()
     }
 
-    /// The first registration of `keyPath` on `root`'s class, or a path: evaluates it with tracking.
-    /// When that shows it to be exactly one `@Observed` property of the root, the slot's position is
-    /// remembered, so that later registrations go straight to the slot; otherwise the key path is
-    /// observed as a path. `notify` and `leafDelivery` are the typed functions for either case.
+    /// The first registration of `keyPath` on the class, or a path: evaluates it with tracking, and
+    /// remembers the slot when it is exactly one `@Observed` property.
     @usableFromInline
     static func resolve<Root: AnyObject, Value>(
         _ root: Root, _ typedKeyPath: KeyPath<Root, Value>, _ keyPath: InternedKeyPath, options: ObservationOptions,
@@ -132,9 +115,7 @@ enum Registration {
             onObservedDeallocated: onObservedDeallocated, handler: handler)
     }
 
-    /// Records that on `root`'s class `keyPath` is the one `@Observed` property whose list is `list`
-    /// (a tracking evaluation found that, and where the property's getter said its slot is), so later
-    /// registrations can skip the evaluation and go to the slot.
+    /// Records that on `root`'s class `keyPath` is the property whose list is `list`.
     private static func learnDirectSlot(_ keyPath: InternedKeyPath, of root: AnyObject, access: TrackedAccess) {
         guard let offset = access.slotOffset else { return }
         KeyPathResolutions.shared.setDirectSlot(offset, for: keyPath, rootType: type(of: root))
@@ -149,9 +130,7 @@ enum Registration {
         deliverInitial(Tracking.value(root, typedKeyPath), of: root, options: options, keyPath: keyPath, handler)
     }
 
-    /// Delivers `.initial`. Out of line: the `ObservedChange<Value>` type metadata it needs (this code is
-    /// not specialised) is then looked up only when an initial value is asked for, not on every
-    /// registration.
+    /// Out of line, so the metadata of `ObservedChange<Value>` is looked up only when asked for.
     @inline(never)
     private static func deliverInitial<Root: AnyObject, Value>(
         _ value: Value, of root: Root, options: ObservationOptions, keyPath: InternedKeyPath,
@@ -160,9 +139,8 @@ enum Registration {
         handler(root, options.initialChange(value, keyPath: keyPath))
     }
 
-    /// Registers a path observation in the lists a first evaluation found (with tracking, or by
-    /// reading `storedPath`), and delivers `.initial` with `initialValue`, called only then (not a
-    /// tuple with the value: in this unspecialised code, a tuple's metadata is looked up each time).
+    /// Registers a path observation in the lists its first evaluation found, then `.initial` with
+    /// `initialValue` (a closure: a tuple's metadata would be looked up each time).
     static func observePath<Root: AnyObject, Value>(
         _ root: Root, plan: TypedPathPlan<Root, Value>, accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil,
         initialValue: () -> Value, options: ObservationOptions, origin: ObservationOrigin = .token,

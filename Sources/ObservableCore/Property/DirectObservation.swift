@@ -1,20 +1,14 @@
 import Synchronization
 
-/// An observation of one `@Observed` property of the observed object itself (`\.name`).
-///
-/// Registered directly in the property's list and fed the setter's own old and new values: no key
-/// path evaluation, no boxing, one indirect call of its `notify` function per notification. Not
-/// generic, so the list, the token and registration handle it without type metadata; the typed
-/// handler lives in the subclass that function knows.
+/// An observation of one `@Observed` property of the object itself (`\.name`), fed the setter's
+/// values through one indirect call of `notify`. Not generic: the typed handler is the subclass's.
 @usableFromInline
 class DirectObservation: ListEntry, @unchecked Sendable {
     // Whether the observation is active is `AnyObservation.state`; its options are
     // `ListEntry.options` (they fill the padding after `state`).
     @usableFromInline let keyPath: InternedKeyPath
-    // Written once by `register`, before the list publishes the observation (under the list's lock);
-    // read after that only.
-    // Retained by hand (released in `deinit`), so that `didCancel` reaches it without a retain and
-    // release around the call.
+    // Written by `register` before the list publishes the observation, read only after; retained by
+    // hand (released in `deinit`), so `didCancel` reaches it without retain and release.
     @exclusivity(unchecked) private var list: Unmanaged<ObserverList>?
 
     /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
@@ -65,12 +59,8 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchec
     }
 }
 
-/// A direct observation with the default options (`[.old, .new]`).
-///
-/// A set whose object is statically a `Root` recognises it by its class (so no type is assumed)
-/// and, while it is active, calls its handler itself, with the change it built once for all such
-/// observations (see `EntryRun.deliverDidChange`); every other caller goes through `notify`, as for
-/// any observation.
+/// A direct observation with the default options, which a set recognises by class and calls with
+/// the change built once for all of them (`EntryRun.deliverDidChange`).
 @usableFromInline
 final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable
 {
@@ -108,9 +98,7 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
         return change
     }
 
-    /// Calls the handler of `entry`, which `sharesChange` accepted, with `change` under the
-    /// observation's own key path (in practice the same interned one, but the change never
-    /// depends on that).
+    /// Calls the handler of `entry`, which `sharesChange` accepted, with `change`.
     @inlinable @inline(__always)
     static func deliver(_ change: inout ObservedChange<Value>, to entry: ListEntry, _ object: Root) {
         // Its class says that the handler takes a `Root` and a change of `Value`.
@@ -120,9 +108,8 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
     }
 }
 
-/// A direct observation told when its observed object is deallocated (a controller's, a change
-/// sequence's). A class of its own so that the other observations carry no field for the hook; its
-/// default-options observations go through `notify` like any other kind.
+/// A direct observation told when its object is deallocated, a class of its own so the others
+/// carry no field for the hook.
 @usableFromInline
 final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable {
     @usableFromInline let onObservedDeallocated: DeallocationHook
@@ -142,10 +129,7 @@ final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservat
 }
 
 extension DirectObservation {
-    /// The direct observation for these options: with the default options, of the class a set
-    /// recognises and calls with the change it built once (see `EntryRun.deliverDidChange`); with a
-    /// deallocation hook (controllers, change sequences), of a class of its own, so that the others
-    /// carry no field for it.
+    /// The direct observation for these options: the default options' class, or the one with a hook.
     @inlinable
     static func make<Root: AnyObject, Value>(
         options: ObservationOptions, keyPath: InternedKeyPath, onObservedDeallocated: DeallocationHook?,
@@ -164,9 +148,8 @@ extension DirectObservation {
 }
 
 extension TypedDirectObservation {
-    /// The notify function of a direct observation with `options`, compiled for `Root` and `Value`
-    /// where the `@inlinable` caller is. It captures nothing, so making it allocates nothing; the
-    /// default options get a function of their own, with the option tests folded away.
+    /// The notify function for `options`, compiled where the inlinable caller is; it captures nothing,
+    /// so allocates nothing.
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
         options.isDefault
@@ -176,9 +159,7 @@ extension TypedDirectObservation {
             : { entry, object, old, new, mutation, _ in deliver(entry, object, old, new, mutation, options: nil) }
     }
 
-    /// The body of a direct observation's notify function: `entry` is the observation, `object` the
-    /// observed instance, the values are of type `Value`. `options` is a constant where the caller
-    /// knows them (the tests on it then fold away), else `nil`: the observation's own.
+    /// The notify function's body; `options` is a constant where known (its tests fold), else `nil`.
     @inlinable @inline(__always)
     static func deliver(
         _ entry: ListEntry, _ object: AnyObject, _ oldValue: BorrowedValue,
@@ -198,9 +179,7 @@ extension TypedDirectObservation {
 }
 
 extension DirectObservation {
-    /// The change a direct observation with `options` hands on for a notification of its list (the
-    /// values lent, of type `Value`; `newValue` `nil` before the store), given to `deliver`.
-    /// Inlined into each notify function, where `options` may be a constant.
+    /// The change for one notification (`newValue` `nil` before the store), given to `deliver`.
     @inlinable @inline(__always)
     static func withChange<Value>(
         _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ mutation: CollectionMutation?,

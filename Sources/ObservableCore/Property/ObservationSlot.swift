@@ -1,30 +1,8 @@
 import Synchronization
 
 /// The one type the `@Observed` macro's expansion uses: the slot it declares next to a property's
-/// storage, and the calls its accessors make. Do not call; used by the macro's expansion.
-///
-/// ```swift
-/// get {
-///     if ObservableCore.ObservationSlot.isTracking {
-///         _$name.access(self) { (\.name, chained: \.?.name, stored: { $0._name }) }
-///     }
-///     return _name
-/// }
-/// set {
-///     guard _$name.isObserved else { _name = newValue; return }
-///     let change = _$name.willSet(self, _name) { \.name }
-///     _name = newValue
-///     _$name.didSet(self, change, _name)
-/// }
-/// _modify {
-///     let change = _$name.willSetIfObserved(self, _name) { \.name }
-///     defer { _$name.didMutate(self, change, _name) }
-///     yield &_name
-/// }
-/// ```
-///
-/// One pointer per instance and property: the property's `ListSlot` (`nil` until the property is
-/// first observed on this instance, then its observer list, ended with the instance).
+/// storage, and the calls its accessors make (the golden tests show them). Do not call.
+/// One pointer per instance and property: `nil` until the property is first observed.
 @_documentation(visibility: internal)
 public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     @usableFromInline
@@ -46,12 +24,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         _listAddress() != nil
     }
 
-    /// The list's address, or `nil`: the setter's test. Out of line and `readonly` rather than an
-    /// inline atomic load: Swift's ARC optimiser treats an atomic instruction as a barrier and would
-    /// retain and release the object around every set; a `readonly` call is no barrier, and cannot be
-    /// moved across the writes or calls that register an observation, so a set after `observe` always
-    /// sees it. Returns the address rather than a `Bool` so that it is one load (the caller tests it).
-    /// (The three optimiser contracts together: Design.md, "Optimiser contracts".)
+    /// Out of line and `readonly`, not an inline atomic load, which ARC treats as a barrier (a retain
+    /// and release per set). Design.md, "Unsafe code".
     @usableFromInline
     @_effects(readonly) @inline(never)
     func _listAddress() -> UnsafeRawPointer? {
@@ -59,20 +33,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     }
 
     /// Reports a read of the property to the current thread's tracking frame, if there is one.
-    ///
-    /// The getter passes its key paths in a closure (`{ (\.name, \.?.name) }`), so that it forms
-    /// nothing and calls nothing else on its slow path: with a single call here, and `releasenone`
-    /// telling the optimiser that no object a caller might hold is released by it, a getter needs no
-    /// retain and release of its object around the check. That holds: this retains the object and the
-    /// key paths into the frame, may create the property's list, and releases only a list it just
-    /// created and lost a race to install.
-    ///
-    /// The second key path is the same property reached through an optional chain
-    /// (`\Class?.?.name`): with it, and the wrapping function (a constant specialised here, for the
-    /// property's type), a path proven to end in this property delivers the setter's values (see
-    /// `PathProof`). Both come from one closure so that a getter carries one closure, not two, for
-    /// the compiler to check and emit. An override's getter, which has no storage of its own, calls
-    /// this form; every other getter also hands over its storage reader (the overload below).
+    /// The key paths come in one closure, formed only when tracking; the second is the property
+    /// through an optional chain, with which a proven path delivers the setter's values (`PathProof`).
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object, _ keyPaths: () -> (KeyPath<Object, Value>, chained: KeyPath<Object?, Value?>)
@@ -80,9 +42,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         access(object, storedStrongly: true, keyPaths)
     }
 
-    /// `access` with the property's storage reader (`stored: { $0._name }`): a path proven to pass
-    /// through the property reads it that way at each re-wire (`StoredPath`), not through its key path.
-    /// The reader is made only when an evaluation collects readers, once per proven path.
+    /// `access` with the property's storage reader, which a proven path reads at each re-wire
+    /// (`StoredPath`) instead of the key path.
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object,
@@ -100,14 +61,12 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             })
     }
 
-    /// The form of `access` the expansion used for `weak` and `unowned` storage before getters handed
-    /// over their storage reader; `storedStrongly` no longer changes anything.
+    /// Kept for expansions of earlier releases; `storedStrongly` no longer changes anything.
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object, storedStrongly: Bool,
         _ keyPaths: () -> (KeyPath<Object, Value>, chained: KeyPath<Object?, Value?>)
     ) {
-        // Non-generic below, so the slow path needs no type metadata (another call) either.
         access(
             erased: object, { keyPaths() }, offersStoredValueReader: false, stored: { nil },
             wrap: { value, optional in
@@ -115,7 +74,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             })
     }
 
-    /// The form of `access` the expansion used before its key paths came in one closure.
+    /// Kept for expansions of earlier releases.
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object, _ keyPath: () -> KeyPath<Object, Value>, chained: () -> KeyPath<Object?, Value?>
@@ -123,8 +82,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         access(object, storedStrongly: true) { (keyPath(), chained: chained()) }
     }
 
-    /// The form of `access(_:storedStrongly:_:)` the expansion used before its key paths came in one
-    /// closure.
+    /// Kept for expansions of earlier releases.
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object, storedStrongly: Bool, _ keyPath: () -> KeyPath<Object, Value>,
@@ -133,9 +91,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         access(object, storedStrongly: storedStrongly) { (keyPath(), chained: chained()) }
     }
 
-    /// `stored` is called only by an evaluation that collects readers (`Tracking.storedValueReaders`);
-    /// without one (`offersStoredValueReader: false`), a path through the property is evaluated at
-    /// each re-wire.
+    /// `releasenone`: retains into the frame, and releases only a list it lost a race to install.
     @usableFromInline
     @_effects(releasenone)
     func access(
@@ -153,9 +109,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             stored: stored)
     }
 
-    // A noncopyable property type gets these instead, so that the build fails saying why. (The
-    // key paths of the getter and the setter, which Swift refuses for a noncopyable type, add the
-    // compiler's own errors.)
+    // A noncopyable property type gets these, so that the build fails saying why.
     @available(*, unavailable, message: "'@Observed' requires a copyable type")
     public func willSet<Object: AnyObject, Value: ~Copyable>(
         _ object: Object, _ oldValue: borrowing Value, _ keyPath: () -> PartialKeyPath<Object>
@@ -171,12 +125,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         _ object: Object, _ change: Change, _ newValue: borrowing Value
     ) {}
 
-    /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it.
-    /// Returns `nil` when nobody observes the property. Specialised in the caller's module.
-    ///
-    /// `keyPath` names the property (`{ \.name }`), formed in the setter, where forming it is
-    /// allowed whatever the class's isolation; it is called only when an observation of the whole
-    /// object waits to learn it (see `ObservedPropertyKey`).
+    /// Before the store: delivers `.prior` notifications and snapshots who gets the one after it;
+    /// `nil` when nobody observes. `keyPath` is formed only for a whole-object observation.
     @inlinable
     public func willSet<Object: AnyObject, Value>(
         _ object: Object, _ oldValue: Value, _ keyPath: () -> KeyPath<Object, Value>
@@ -186,10 +136,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         return PendingChange(snapshot: snapshot, oldValue: oldValue)
     }
 
-    /// `willSet` for a `_modify` that does not test `isObserved` itself (that of a class that does not
-    /// report to Observation): the test, inlined, then `willSet`. One `yield` rather than one on each
-    /// side of a `guard`: Swift then inlines the coroutine where it is used instead of allocating its
-    /// frame, and the compiler has less to check.
+    /// The test, then `willSet`: a `_modify` with one `yield`, which Swift inlines without a frame.
     @inlinable @inline(__always)
     public func willSetIfObserved<Object: AnyObject, Value>(
         _ object: Object, _ oldValue: Value, _ keyPath: () -> KeyPath<Object, Value>
@@ -205,9 +152,8 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         change.snapshot.deliverDidChange(object, oldValue: change.oldValue, newValue: newValue, nil)
     }
 
-    /// After an in-place mutation (`_modify`): for most values the same as `didSet`. The overloads
-    /// below, chosen at compile time for collections, also say what the mutation did. Each is inlined
-    /// whole (a test of `nil`, then a call), so that an unobserved `_modify` makes no call.
+    /// After an in-place mutation: `didSet`, or for a collection (the overloads below) also what the
+    /// mutation did. Inlined, so an unobserved `_modify` makes no call.
     @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, Value>(
         _ object: Object, _ change: PendingChange<Value>?, _ newValue: Value
@@ -216,8 +162,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         didSet(object, change, newValue)
     }
 
-    /// After an in-place mutation of a collection of `Equatable` elements: an insertion, removal or
-    /// replacement with its indexes, found by comparing the old and new values (only when observed).
+    /// A collection of `Equatable` elements: the insertion, removal or replacement, by comparison.
     @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: Object, _ change: PendingChange<C>?, _ newValue: C
@@ -244,9 +189,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         didMutate(object, change, newValue, same: ==)
     }
 
-    /// After an in-place mutation of a property whose type the macro saw as a generic parameter (or
-    /// built from one): the overloads above are chosen at compile time, where such a type matches
-    /// none of them, so the collection kinds are found at run time instead (only when observed).
+    /// A type the macro saw as generic, which no overload above matches: the kind found at run time.
     @inlinable @inline(__always)
     public func didMutateGeneric<Object: AnyObject, Value>(
         _ object: Object, _ change: PendingChange<Value>?, _ newValue: Value
@@ -257,8 +200,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation.detected(from: change.oldValue, to: newValue))
     }
 
-    /// The collection overloads' common body, once they know someone observes: compares old and new
-    /// with `same`.
+    /// The collection overloads' common body.
     @inlinable
     func didMutate<Object: AnyObject, C: RandomAccessCollection>(
         _ object: Object, _ change: PendingChange<C>, _ newValue: C, same: (C.Element, C.Element) -> Bool
@@ -268,19 +210,14 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation(from: change.oldValue, to: newValue, same: same))
     }
 
-    /// `@inlinable`, with the delivery loop and the end of the read, so that the optimiser may inline
-    /// them into the setter's slow path, where calls would cost most of a one-observer set. The fast
-    /// path (`_listAddress`) stays an out-of-line `readonly` call.
+    /// Inlinable, with the delivery loop, into the setter's slow path.
     @inlinable
     func snapshot() -> SetSnapshot? {
-        // The slot owns the list for as long as the instance lives, and the setter holds the instance:
-        // no retain and release of the list around the call.
+        // The slot owns the list while the instance lives, and the setter holds the instance.
         slot.list.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.snapshot() }
     }
 
-    // `@Observed(skipsEqualValues: true)`: whether a set would store what is already there. Overloads
-    // chosen at compile time: `==` for `Equatable` values (optionals included), identity for class
-    // references; a value that is neither is a compile-time error naming the requirement.
+    // `@Observed(skipsEqualValues: true)`: `==` for `Equatable` values, identity for references.
 
     @inlinable
     public static func isDuplicate<Value: Equatable>(_ old: Value, _ new: Value) -> Bool { old == new }
@@ -317,10 +254,7 @@ extension ObservationSlot {
     }
 }
 
-/// The type the expansion declares a slot with: the slot itself, under a name that says what to do.
-/// The compiler names it when it cannot synthesise `Codable` for a class because of the slot (the
-/// conformance declared in an extension, which no macro sees, or no `@KeyValueObservable` to write
-/// it): "cannot automatically synthesize 'Decodable' because
-/// 'ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass' does not conform".
+/// The slot under a name that says what to do when the compiler cannot synthesise `Codable` for a
+/// class because of it ("… because 'ObservationSlot_ForCodable…' does not conform").
 @_documentation(visibility: internal)
 public typealias ObservationSlot_ForCodableAddKeyValueObservableAndDeclareCodableOnTheClass = ObservationSlot

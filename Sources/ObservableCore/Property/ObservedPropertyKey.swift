@@ -1,9 +1,5 @@
-/// One `@Observed` property as its setter names it: its key path, and how to set it through that
-/// setter. An observation of a whole object finds the properties in the class's list, which holds no
-/// key path to them (one to a property isolated to an actor can be formed only where that isolation
-/// is), so it learns each one from the property's first notification: the setter passes
-/// `{ \.name }` to `ObservationSlot.willSet`, a change announced by hand passes its key path, and
-/// the list hands it to the entries that wait for it (`ObserverList.learn`).
+/// One `@Observed` property as its setter names it: key path and setter. A whole-object observation
+/// learns it from the first notification (the list holds no key paths, which isolation forbids).
 @usableFromInline
 class ObservedPropertyKey: @unchecked Sendable {  // immutable
     /// The property's key path, rooted at the class that declares it.
@@ -14,10 +10,8 @@ class ObservedPropertyKey: @unchecked Sendable {  // immutable
         self.keyPath = keyPath
     }
 
-    /// Sets the property of `object` to `value` through its setter, as a user's set would (its
-    /// observers are told): `value` as a change keeps it (`KeyedValue`: unwrapped from optionals,
-    /// `nil` for `nil`). `false`, and nothing set, when the property cannot be set from here or
-    /// `value` is not of its type. Overridden.
+    /// Sets the property through its setter, observers told; `false`, nothing set, when it cannot be
+    /// set from here or `value` is not of its type.
     func set(_ value: Any?, on object: AnyObject) -> Bool { false }
 
 }

@@ -1,12 +1,6 @@
-/// The `@Observed` properties of a class as `@KeyValueObservable` lists them
-/// (`ObservedPropertyListing._$observedProperties`): for each, its name, a reader of its storage, and
-/// how it is declared; the class's own first, then those of the listed superclass it inherits. What
-/// the by-name features must know of a class comes from here, written by the macro, rather than from
-/// the runtime's reflection metadata. Do not write one; the macro does.
-///
-/// The storage readers can be formed outside the class's isolation because the macro declares a
-/// listed property's storage `nonisolated(unsafe)`: it is private, and only the property's own
-/// accessors and the runtime (on the thread that uses the object) touch it.
+/// The `@Observed` properties of a class as `@KeyValueObservable` lists them: names, storage readers
+/// and declarations, its own then its listed superclass's. Written by the macro; do not write one.
+/// Readers form outside the class's isolation because the private storage is `nonisolated(unsafe)`.
 @_documentation(visibility: internal)
 public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries, closures and a class object
     /// One property: its name, its storage, and how it is declared.
@@ -18,9 +12,8 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
         let valueType: Any.Type
         let flags: Flags
 
-        /// A property whose storage `read` reads (`{ (object: Person) in object._name }`). A reader, not
-        /// a key path: a key path to the storage would let it be reached from anywhere, and Swift then
-        /// checks exclusivity at run time on every access of the property.
+        /// A property whose storage `read` reads. A closure, not a key path, which would make Swift check
+        /// exclusivity at run time on every access.
         public init<Root: AnyObject, Value>(_ name: String, _ read: @escaping (Root) -> Value, _ flags: Flags = []) {
             self.name = name
             self.storage = Storage(read)
@@ -49,10 +42,8 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
             read = { object in (object as? Root).map(reader) }
         }
 
-        /// The stored property `name` of the nearest superclass of `type` that has one, read through
-        /// `Mirror`: what an `@Observed override` of a property that no list names wraps, which no
-        /// reader formed outside the class's isolation reaches. (A mirror makes the children before
-        /// it too, so this is kept for that case.)
+        /// The stored property `name` of the nearest superclass with one, read through `Mirror`: for an
+        /// `@Observed override` of a property no list names, which no reader reaches.
         init(mirroring name: String, above type: AnyClass, valueType: Any.Type) {
             self.valueType = valueType
             read = { object in

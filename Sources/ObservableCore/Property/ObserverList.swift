@@ -1,40 +1,25 @@
 import Synchronization
 
-/// The observations of one property of one instance, in registration order. Owned by the
-/// instance's slot; ended (with every observation in it) when the instance is deallocated.
-///
-/// Registration appends; cancellation leaves a `nil` hole found through the entry's stored index and
-/// compacts when holes outnumber entries, so adding and removing are amortised O(1) and a million
-/// observations on one property stay linear.
-///
-/// A set reads the list without its lock and without reference counting: it enters the `gate` as a
-/// reader, reads the published table, calls out, and leaves. Changes (registration, cancellation,
-/// the end) take the lock, then either change the table in place, when no set is reading (a set
-/// that begins meanwhile waits for the lock: a few instructions, never user code), or copy it, publish
-/// the copy and retire the old table, which the last reader to leave (or the next change) frees.
-/// `ReadGate` states the protocol. The lock never covers user code.
+/// The observations of one property of one instance, in registration order, ended with it.
+/// Cancelling leaves a hole, compacted when holes outnumber entries. A set reads the table without
+/// lock or reference counting, through `gate`; changes take the lock and never call user code.
 @usableFromInline
 final class ObserverList: @unchecked Sendable {
     /// Serialises changes to the list; a set never takes it.
     private let lock = ShortLock()
-    /// Who reads the published table, whether a change writes it, and the stamp of the latest set,
-    /// by which a path's leaf link sees that another set of the property began after its own
-    /// (`LeafPathLink`).
+    /// Who reads the table, whether a change writes it, and the stamp of the latest set (`LeafPathLink`).
     @usableFromInline let gate = ReadGate()
     /// The table sets read. Replaced only under `lock`.
     @usableFromInline let published: Atomic<UnsafeMutableRawPointer>
-    /// Observations in the list (entries, not holes): a set with none returns at once.
     @usableFromInline let liveCount = Atomic<Int>(0)
-    /// Whether an entry waits to learn the property's key (see `ObservedPropertyKey`). While one
-    /// does, the table counts one more in its `willChangeCount`, so that a set runs the `willChange`
-    /// pass, which passes the key to `learn` before anything is delivered. Written under `lock`.
+    /// Whether an entry waits to learn the property's key (`ObservedPropertyKey`); it makes a set run
+    /// the `willChange` pass. Written under `lock`.
     @usableFromInline let awaitingKey = Atomic<Bool>(false)
-    // Guarded by `lock`, so the run-time exclusivity checks Swift would add are off.
+    // Guarded by `lock`.
     @exclusivity(unchecked) private var table: EntryTable
     @exclusivity(unchecked) private var retired: [EntryTable] = []
     @exclusivity(unchecked) private var isEnded = false
 
-    /// The stamp of the latest set begun.
     var stamp: Int { gate.stamp }
 
     init() {
@@ -50,8 +35,7 @@ final class ObserverList: @unchecked Sendable {
 
     // MARK: Reading (a set)
 
-    /// Begins a set's read: the published table and the set's stamp. End it with `endRead()`; the
-    /// table's entries stay alive, and in place, until then.
+    /// Begins a set's read; the entries stay alive and in place until `endRead()`.
     @inlinable
     func beginRead() -> (table: EntryTable, stamp: Int) {
         let (stamp, mustWait) = gate.beginRead()
@@ -59,18 +43,15 @@ final class ObserverList: @unchecked Sendable {
         return (EntryTable(raw: published.load(ordering: .acquiring)), stamp)
     }
 
-    /// Out of line, and a method of the list rather than of its gate: a set then keeps only the
-    /// list's address in a register, not the gate's as well. A change in place holds the lock until
-    /// it ends, so taking the lock waits for it, blocking; once the set counts as a reader, no other
-    /// change writes in place. On a watched list the set enters its extent here.
+    /// Out of line, and of the list, so a set keeps one address in a register; a change in place holds
+    /// the lock, so taking it waits, blocking. On a watched list the set enters its extent here.
     @usableFromInline @inline(never)
     func waitForWriter() {
         if gate.isWriting { lock.withLock {} }
         if gate.isWatched { SetExtent.enter(ObjectIdentifier(self)) }
     }
 
-    /// Ends a read begun by `beginRead()`. The last reader to leave frees the tables retired while
-    /// it read; on a watched list the set leaves its extent.
+    /// Ends a read; the last reader frees the tables retired while it read.
     @inlinable
     func endRead() {
         if gate.endRead() { afterRead() }
@@ -96,12 +77,10 @@ final class ObserverList: @unchecked Sendable {
         Self.destroy(freed)
     }
 
-    /// Tables a change retired, to be destroyed after the lock: usually none, `nil` (which, unlike an
-    /// empty array, costs no release).
+    /// Tables a change retired, to destroy after the lock; usually `nil`, which costs no release.
     typealias FreedTables = [EntryTable]?
 
-    /// Destroys the tables a change retired; never under the lock (see `EntryTable.destroy`).
-    /// Inlined: usually there are none, and that takes one test.
+    /// Destroys the retired tables, never under the lock (`EntryTable.destroy`).
     @inline(__always)
     private static func destroy(_ freed: FreedTables) {
         guard let freed else { return }
@@ -123,10 +102,8 @@ final class ObserverList: @unchecked Sendable {
 
     // MARK: Changing (registration, cancellation, the end)
 
-    /// Runs `body` on the list's table, under `lock`: in place when no set is reading, else on a copy
-    /// that then replaces it. Returns what `body` returns and the tables to destroy after the lock.
-    /// Always inlined: as a call, its closure's captures (the entry, the list) would be retained and
-    /// released around it.
+    /// Runs `body` on the table under `lock`, in place when no set reads it, else on a copy. Always
+    /// inlined: as a call, its captures would be retained.
     @inline(__always)
     private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, FreedTables) {
         if gate.tryBeginWriting() {
@@ -141,8 +118,7 @@ final class ObserverList: @unchecked Sendable {
             gate.endWriting()
             return (result, freed)
         }
-        // Sets are reading the table: change a copy, publish it, and retire the old one for the last
-        // of them to free.
+        // Sets are reading: change a copy, publish it, and retire the old one for the last reader.
         var copy = table.copy(capacity: Swift.max(minimumCapacity, table.capacity))
         let result = body(&copy)
         Self.shrinkIfEmpty(&copy)
@@ -154,8 +130,7 @@ final class ObserverList: @unchecked Sendable {
         return (result, freed)
     }
 
-    /// A large table left empty (a million observations, all cancelled) is freed; a small one is kept
-    /// for the next observation. `table` is the list's own, unpublished or not read.
+    /// A large table left empty is freed; a small one is kept for the next observation.
     private static func shrinkIfEmpty(_ table: inout EntryTable) {
         guard table.count == 0, table.capacity > 16 else { return }
         // With no entries, what is left counted is the list's own wait for its key.
@@ -165,8 +140,7 @@ final class ObserverList: @unchecked Sendable {
         table.willChangeCount = willChangeCount
     }
 
-    /// Adds `entry` at the end; `false` (and nothing added) if the instance is being deallocated.
-    /// `awaitingKey`: the entry needs the property's key before its first notification (`learn`).
+    /// Adds `entry` at the end; `false` if the instance is being deallocated.
     func add(_ entry: ListEntry, awaitingKey awaits: Bool = false) -> Bool {
         let (added, freed): (Bool, FreedTables) = lock.withLock {
             if isEnded { return (false, nil) }
@@ -178,7 +152,6 @@ final class ObserverList: @unchecked Sendable {
                     awaitingKey.store(true, ordering: .relaxed)
                     table.willChangeCount += 1
                 }
-                // Written under the lock only: no read-modify-write needed.
                 liveCount.store(liveCount.load(ordering: .relaxed) + 1, ordering: .relaxed)
                 return true
             }
@@ -213,14 +186,11 @@ final class ObserverList: @unchecked Sendable {
         removed?.release()
     }
 
-    /// Whether an entry waits for the property's key: a set's `willChange` pass then passes it to
-    /// `learn`. Read without the lock (`learn` looks again under it).
+    /// Whether an entry waits for the key; read without the lock (`learn` looks again under it).
     @inlinable
     var awaitsPropertyKey: Bool { awaitingKey.load(ordering: .relaxed) }
 
-    /// Hands the property's key to every entry (they keep the first they are given) and stops
-    /// awaiting it. Under the lock, so that an entry added meanwhile either is handed it or keeps
-    /// the list awaiting; the entries' `learn` only stores it.
+    /// Hands the property's key to every entry and stops awaiting it, under the lock.
     @usableFromInline @inline(never)
     func learn(_ key: ObservedPropertyKey) {
         let freed: FreedTables = lock.withLock {
@@ -234,8 +204,7 @@ final class ObserverList: @unchecked Sendable {
         Self.destroy(freed)
     }
 
-    /// Counts `entry`, which wants `willChange`, in the table's `willChangeCount` or not: a set that
-    /// begins afterwards runs the `willChange` pass if any entry is counted.
+    /// Counts `entry` in `willChangeCount` or not, for sets that begin afterwards.
     func setCountsForWillChange(_ entry: ListEntry, _ counts: Bool) {
         let freed: FreedTables = lock.withLock {
             guard entry.countsForWillChange != counts, isRegistered(entry) else { return nil }
@@ -270,7 +239,7 @@ final class ObserverList: @unchecked Sendable {
     }
 
     /// The entries now in the list, each retained: for a change announced by hand, whose
-    /// `didChangeValue` may never come (a snapshot would keep the list read until it did).
+    /// `didChangeValue` may never come.
     func retainedEntries() -> RetainedEntries? {
         let entries = lock.withLock { table.retainedEntries() }
         return entries.isEmpty ? nil : RetainedEntries(entries)

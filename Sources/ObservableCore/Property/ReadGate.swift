@@ -1,20 +1,16 @@
 import Synchronization
 
 /// The one word through which sets read an `ObserverList`'s table without its lock, and by which a
-/// change of the list knows whether it may write that table in place or must copy it.
+/// change knows whether to write the table in place or copy it. Assumes changes are serialised by
+/// the list's lock. Proved by `ReadGateTests` and `StressTests` (TSan).
 ///
 /// ```
 ///  bits 0..<32   readers     sets reading the published table now
-///  bit  32       hasRetired  tables replaced while read, waiting for the last reader to leave
+///  bit  32       hasRetired  tables replaced while read, freed by the last reader
 ///  bit  33       writing     a change is writing the published table in place
-///  bit  34       watched     sets of this list are counted in their thread's `SetExtent`; never cleared
-///  bits 35...    stamp       sets begun, counted with wrap-around: a set's own stamp
-/// ```
+///  bit  34       watched     sets are counted in their thread's `SetExtent`; never cleared
+///  bits 35...    stamp       sets begun, wrapping: a set's own stamp
 ///
-/// States of one list, and what moves it between them. Sets call `beginRead` and `endRead`; changes,
-/// serialised by the list's lock, call the others.
-///
-/// ```
 ///   state              operation                       next state
 ///   idle               beginRead                       reading
 ///   idle               tryBeginWriting: true           writing (the change edits the table in place)
@@ -26,9 +22,6 @@ import Synchronization
 ///   reading + retired  endRead by the last: true       idle, once that set frees the retired tables
 ///   (no readers)       markRetired: true               the change frees the retired tables itself
 /// ```
-///
-/// A set's `beginRead` adds one reader and one stamp with a single atomic add; `endRead` subtracts
-/// the reader. A carry out of the stamp's top bit is lost without touching the flags.
 @usableFromInline
 struct ReadGate: ~Copyable {
     @usableFromInline let word = Atomic<Int>(0)
@@ -48,10 +41,8 @@ struct ReadGate: ~Copyable {
 
     // MARK: Sets
 
-    /// Counts a set as a reader of the published table and returns the set's stamp. When `mustWait`,
-    /// a change is writing the table in place (wait for it while `isWriting`: it holds the list's
-    /// lock), or the list is watched (enter the set's extent) before reading it. One test for both,
-    /// so an unwatched list's set pays nothing for the watch.
+    /// Counts a set as a reader and returns its stamp. `mustWait`: a change writes in place (wait
+    /// while `isWriting`) or the list is watched; one test, so an unwatched set pays nothing.
     @inlinable
     func beginRead() -> (stamp: Int, mustWait: Bool) {
         let state = word.wrappingAdd(1 &+ Self.setBegun, ordering: .acquiring).newValue

@@ -30,17 +30,9 @@ extension EntryRun {
         BorrowedValue.lend(oldValue) { deliverWillChange(object, $0) }
     }
 
-    /// Delivers the change after the store. Specialised in the caller's module and inlined in the
-    /// setter. Calls each entry without retaining it: the list's reader count keeps the entries
-    /// alive, and a retain and release would be two atomic operations per observer.
-    ///
-    /// Direct observations made through `Object` itself with the default options all receive the
-    /// same change (`DefaultOptionsObservation.sharesChange`): it is built once, at the first of
-    /// them, and their handlers are called from here with it, so a set makes one indirect call per
-    /// such observer instead of two and builds one change instead of one each. A local, so the
-    /// handlers borrow it where it is: a change reached through a pointer is copied for every call.
-    /// Every other entry (path links, other options, observations made through a subclass type)
-    /// gets its `notify` call, in registration order with the others.
+    /// Delivers the change after the store, inlined in the setter; entries are kept alive by the
+    /// reader count, not retained. Default-options observations through `Object` share one change,
+    /// built at the first and handed to their handlers from here; the rest get `notify`, in order.
     @inlinable
     func deliverDidChange<Object: AnyObject, Value>(
         _ object: Object, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
@@ -82,11 +74,8 @@ extension EntryRun {
     }
 }
 
-/// Who is notified of one change: the entries registered when the set began, in order.
-///
-/// Taking a snapshot makes the set a reader of the list (see `ObserverList`): the entries stay
-/// alive, and in place, until ``deliverDidChange(_:oldValue:newValue:_:)`` ends it. No retain, no
-/// lock: one atomic increment to begin and one decrement to end.
+/// Who is notified of one change: the entries registered when the set began, kept alive and in
+/// place by the set's read of the list until `deliverDidChange` ends it.
 @usableFromInline
 struct SetSnapshot {
     @usableFromInline let list: Unmanaged<ObserverList>

@@ -1,10 +1,5 @@
 /// The sets of watched lists running on this thread, outermost first, and what waits for the
-/// outermost one to end: how an undo history groups a set with the sets that the callbacks of its
-/// observers make before it returns (see `ReadGate.watched`).
-///
-/// A set enters on its list's `beginRead` and leaves on its `endRead`; on one thread sets nest
-/// like calls, so leaving takes the innermost. A set that began before its list was watched never
-/// entered: its leave finds another list (or none) innermost, and takes nothing.
+/// outermost to end: how an undo history groups a set with its observers' sets. Sets nest like calls.
 final class SetExtent {
     private var lists: [ObjectIdentifier] = []
     private var whenOutermostEnds: [() -> Void] = []
@@ -21,9 +16,7 @@ final class SetExtent {
         extent.lists.append(list)
     }
 
-    /// A set of the list whose identity is `list` ends on this thread; when it was the outermost,
-    /// what waited for it runs (user code: an undo history closing a group, which tells its state's
-    /// observers).
+    /// A set of `list` ends; when outermost, what waited runs (user code).
     static func leave(_ list: ObjectIdentifier) {
         guard let extent = ThreadLocal.get(.setExtent, as: SetExtent.self),
             extent.lists.last == list

@@ -1,26 +1,14 @@
 import Synchronization
 
-// How a key path is resolved without string tables: `observe` evaluates `root[keyPath: path]` while a
-// per-thread tracking frame is installed; each `@Observed` getter that runs reports its instance and
-// property to that frame. The reports, in order, are the dependencies of the path. Re-evaluating the
-// path with tracking after an intermediate object changed yields the new dependencies (re-wiring).
-//
-// The getter's cost when no thread is tracking is one call to `_trackingIsActive()`, which the optimiser
-// may hoist out of loops (see there).
+// `observe` evaluates `root[keyPath: path]` under a per-thread tracking frame; each `@Observed`
+// getter that runs reports to it, and the reports, in order, are the path's dependencies.
 
 /// How many tracking evaluations are running in the process, on any thread.
 let trackingScopes = Atomic<Int>(0)
 
-/// Whether any thread is tracking, as an out-of-line function the optimiser is told reads nothing.
-///
-/// Why not an inline atomic load: Swift's ARC optimiser treats an atomic instruction as a barrier, so
-/// a getter containing one retains and releases its object on every read, several times the cost of
-/// the read. A `readnone` call is no barrier; the optimiser may
-/// reuse its result within one function body, even hoist it out of a loop. That is sound: the only
-/// thread whose getters must see `true` is the one inside `Tracking.evaluate`, and its getters run in
-/// fresh invocations (the key path's accessors), never in a body that asked before tracking began.
-/// On other threads the flag only saves a thread-local lookup that would find nothing. (The three
-/// optimiser contracts together: Design.md, "Optimiser contracts".)
+/// Whether any thread is tracking, out of line and `readnone`: an inline atomic load is an ARC
+/// barrier. Sound because only the thread inside `Tracking.evaluate` must see `true`, and its
+/// getters run in fresh invocations. Design.md, "Unsafe code".
 @usableFromInline
 @_effects(readnone) @inline(never)
 func _trackingIsActive() -> Bool {
@@ -29,15 +17,11 @@ func _trackingIsActive() -> Bool {
 
 /// What a getter reports of its property for a path proof (see `PathProof`).
 struct TrackedProperty {
-    /// The property reached through an optional chain: `\Class?.?.property`.
     let chained: AnyKeyPath
-    /// Wraps a value of the property's type in an optional.
     let wrap: LeafWrap
-    /// Where the property's slot is in an instance, as its getter's `access` found it (32 bits, so
-    /// that a recorded read is no larger for it).
+    /// Where the property's slot is, as its getter found it (32 bits, to keep a read small).
     private let slotOffsetBits: Int32
-    /// Whether the getter hands over a reader of its storage (every getter but an override's), which
-    /// an evaluation collecting readers gets (`Tracking.storedValueReaders`).
+    /// Whether the getter hands over a storage reader (all but an override's).
     let offersStoredValueReader: Bool
 
     init(chained: AnyKeyPath, wrap: @escaping LeafWrap, slotOffset: Int, offersStoredValueReader: Bool) {
@@ -53,20 +37,16 @@ struct TrackedProperty {
 
 /// One `@Observed` property read during a tracking evaluation.
 struct TrackedAccess {
-    /// The instance whose property was read (kept alive while the access is held).
     let object: AnyObject
-    /// That property's observer list on that instance.
     let list: ObserverList
-    /// The property's key path, rooted at the static type of the instance's class (`nil` for a read
-    /// by a string key path, which has none, and for a read through a `StoredPath`, already proven).
+    /// The key path, rooted at the instance's static class; `nil` for string key and stored reads.
     let keyPath: AnyKeyPath?
     /// What a path proof needs of the property (see `PathProof`); `nil` with `keyPath`.
     let property: TrackedProperty?
 
     var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
-    /// Where the property's slot is in `object`, as its getter reported it, once the slot there is
-    /// seen to hold `list`; `nil` for a read that reported none.
+    /// Where the slot is in `object`, once seen to hold `list`; `nil` when none was reported.
     var slotOffset: Int? {
         guard let offset = property?.slotOffset, ListSlot.at(offset, in: object).pointee.holds(list) else {
             return nil
@@ -76,12 +56,9 @@ struct TrackedAccess {
 }
 
 extension [TrackedAccess] {
-    /// The list of the property when a path read exactly one `@Observed` property of `root`, its key
-    /// path (as its getter reported it) equals `keyPath`, type included, and `root` is an instance
-    /// of exactly the class that declares it: then the property's old and new values are the path's,
-    /// and its list can be used directly. (An instance of a subclass may override the property with
-    /// a getter of its own, `get { super.x * 2 }`, whose value is not the stored one; such a root
-    /// takes the path route, which evaluates the key path.)
+    /// The property's list when the path read exactly one `@Observed` property of `root`, with a key
+    /// path equal to `keyPath`, on an instance of exactly the declaring class (a subclass may override
+    /// the getter).
     func directList(of root: AnyObject, _ keyPath: AnyKeyPath) -> ObserverList? {
         guard count == 1, self[0].object === root, self[0].keyPath == keyPath,
             ObjectIdentifier(type(of: root)) == ObjectIdentifier(type(of: keyPath).rootType)
@@ -92,9 +69,7 @@ extension [TrackedAccess] {
 
 /// The accesses recorded on one thread during one evaluation.
 final class TrackingFrame {
-    // Touched only by the thread that installed the frame, and never across a call out, so Swift's
-    // run-time exclusivity checks (two per recorded read) are off. Room for a typical path's reads
-    // up front: one allocation per evaluation instead of one per read.
+    // One thread, never across a call out: no exclusivity checks. Room for a typical path's reads.
     @exclusivity(unchecked) private(set) var accesses: [TrackedAccess] = []
 
     /// Each access's storage reader, in step with `accesses`, when the evaluation collects them.
@@ -137,16 +112,14 @@ enum Tracking {
         return (value, frame.accesses)
     }
 
-    /// Runs `body`, returning the `@Observed` properties it read and each one's storage reader, if its
-    /// getter handed one over: what a stored path is built from (`StoredPath`).
+    /// Runs `body`, returning the properties it read and each one's storage reader, if handed over.
     static func storedValueReaders(_ body: () -> Void) -> (accesses: [TrackedAccess], readers: [StoredValueReader?]) {
         let frame = TrackingFrame(collectingStoredValueReaders: true)
         withFrame(frame, body)
         return (frame.accesses, frame.storedValueReaders ?? [])
     }
 
-    /// Evaluates `root[keyPath: keyPath]` without recording anything, even inside a tracking
-    /// evaluation further up this thread's stack.
+    /// Evaluates `root[keyPath: keyPath]` without recording, even inside a tracking evaluation.
     static func value<Root, Value>(_ root: Root, _ keyPath: KeyPath<Root, Value>) -> Value {
         untracked { root[keyPath: keyPath] }
     }

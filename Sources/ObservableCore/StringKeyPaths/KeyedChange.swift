@@ -1,13 +1,7 @@
-/// One notification of an observation made with a string key path.
-///
-/// Like ``ObservedChange``, with the values as `Any` and the key path as the string observed.
-/// `oldValue` and `newValue` are `nil` when not requested (``ObservationOptions/old``,
-/// ``ObservationOptions/new``) and when the value at the path is `nil`.
+/// One notification of an observation made with a string key path: an ``ObservedChange`` with the
+/// values as `Any` (`nil` when not asked for or `nil`) and the key path as the string.
 public struct KeyedChange: CustomStringConvertible {
-    /// The kind of change: ``ObservedChangeKind/setting`` for an assignment; for a string key path of
-    /// one `@Observed` array (any random-access, range-replaceable collection of `Equatable` elements
-    /// or of class references) mutated in place, the kind ``ObservedChange/kind`` would have, with
-    /// ``indexes``. A path of several properties reports ``ObservedChangeKind/setting``.
+    /// The kind of change; for one `@Observed` collection mutated in place, with ``indexes``.
     public let kind: ObservedChangeKind
     /// `true` for the notification sent before the store (``ObservationOptions/prior``).
     public let isPrior: Bool
@@ -19,10 +13,7 @@ public struct KeyedChange: CustomStringConvertible {
     /// Holds the indexes, as ``ObservedChange`` does.
     private let mutation: CollectionMutation?
 
-    /// For ``ObservedChangeKind/insertion``, ``ObservedChangeKind/removal`` and
-    /// ``ObservedChangeKind/replacement``: the positions that were inserted into the new value,
-    /// removed from the old one, or replaced, as ``ObservedChange/indexes``. `nil` for
-    /// ``ObservedChangeKind/setting``.
+    /// The positions inserted, removed or replaced; `nil` for ``ObservedChangeKind/setting``.
     public var indexes: RangeSet<Int>? { mutation?.indexes }
 
     /// The value before the change, unwrapped from any optionals.
@@ -31,19 +22,13 @@ public struct KeyedChange: CustomStringConvertible {
     /// The value after the change, unwrapped from any optionals.
     public var newValue: Any? { new.any }
 
-    /// The value before the change as a `Value`; `nil` when there is none or it is not a `Value`.
-    ///
-    /// `change.oldValue(as: Int.self)` is `change.oldValue as? Int`, read without a dynamic cast
-    /// when the value is exactly a `Value`: the cheap way to read a value whose type you know.
+    /// `oldValue as? Value`, without a dynamic cast when it is exactly a `Value`.
     @inlinable @inline(__always)
     public func oldValue<Value>(as _: Value.Type) -> Value? {
         old.value(as: Value.self)
     }
 
-    /// The value after the change as a `Value`; `nil` when there is none or it is not a `Value`.
-    ///
-    /// `change.newValue(as: Int.self)` is `change.newValue as? Int`, read without a dynamic cast
-    /// when the value is exactly a `Value`.
+    /// `newValue as? Value`, without a dynamic cast when it is exactly a `Value`.
     @inlinable @inline(__always)
     public func newValue<Value>(as _: Value.Type) -> Value? {
         new.value(as: Value.self)
@@ -61,9 +46,7 @@ public struct KeyedChange: CustomStringConvertible {
 }
 
 extension KeyedChange {
-    // In an extension, so that the memberwise initializer exists: it makes a change as one value,
-    // where an initializer storing each field made it in a stack slot, which the compiler then
-    // destroyed through the value witness even with nothing to release.
+    // In an extension, so the memberwise initializer exists: it builds the change as one value.
     init(
         old: KeyedValue, new: KeyedValue, isPrior: Bool, name: StringKeyPathName, mutation: CollectionMutation? = nil
     ) {

@@ -1,16 +1,7 @@
-/// One value of a string key path's change (`KeyedChange`), its type erased. A bitwise-copyable
-/// value of up to 16 bytes (a number, a `Bool`, a small struct of them) is kept as its bytes and its
-/// type, a `String` or an object as itself, and any other value in a box (`KeyedValueBox`). The
-/// value is thus bytes and references only: the compiler makes and destroys a change without a
-/// value witness, and a handler that names the type of a number loads it after comparing one pointer.
-///
-/// Assumes that when `bytesType` is set, `bytes` holds the bytes of a value of exactly that type,
-/// which is bitwise-copyable, at most 16 bytes in size and aligned to at most 8 (only `init(bytesOf:)`
-/// and `KeyedValueReader` make one, after `keepsBytes`), and that they are read back as that type only
-/// (`value(as:)` compares first, `any` opens the type); and that a `reference` of exactly the type
-/// `KeyedValueBox` is a box, never a value (the type is internal). Proved by `KeyedValueTests`
-/// (values of each kind, objects and boxed values among them, read back as themselves, as `Any` and
-/// as other types, against `as?`), under AddressSanitizer in `.ci/run`.
+/// One type-erased value of a `KeyedChange`: up to 16 bitwise-copyable bytes with their type, a
+/// `String` or object as itself, anything else boxed; so a change needs no value witness. Assumes
+/// `bytes` hold a value of exactly `bytesType` (≤ 16 bytes, align ≤ 8), read back only as it, and a
+/// `KeyedValueBox` reference is a box. Proved by `KeyedValueTests` under ASan.
 @usableFromInline
 struct KeyedValue {
     /// The type of the value kept in `bytes`; `nil` when there is none or it is kept otherwise.
@@ -117,9 +108,7 @@ struct KeyedValue {
     }
 }
 
-/// A value of a string key path's change that is kept neither as bytes nor as itself (`KeyedValue`),
-/// on the heap, so that a change holds references and bytes only: the compiler then makes and
-/// destroys one without calling a value witness, which is most of what a change of a number costs.
+/// A value kept neither as bytes nor as itself, on the heap, so a change holds references and bytes.
 final class KeyedValueBox {
     let value: Any
 

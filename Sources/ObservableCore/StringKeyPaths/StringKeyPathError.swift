@@ -1,27 +1,16 @@
 /// Why a string key path cannot be observed: which component, in which type, and why.
-///
-/// ```swift
-/// catch let error as StringKeyPathError where error.reason == .unknownKey {
-///     print(error.key, error.typeName)   // "adress" "Person"
-/// }
-/// ```
 public struct StringKeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Why a component of a string key path could not be observed.
     public enum Reason: Sendable, Hashable {
         /// The path is empty, or one of its components is (`"address..city"`, `"name."`).
         case emptyComponent
-        /// No string key of that name: the type has no `@Observed` property of that name that a
-        /// string key reaches (one declared `internal` or wider, or opted in with
-        /// `@Observed(stringKey: true)`). A property that is hidden, computed or not `@Observed`
-        /// gives this same error as a name the type does not have, so that a client cannot tell them
-        /// apart.
+        /// No property of that name that a string key reaches; hidden, computed and unobserved properties
+        /// give this same error, so a client cannot tell them apart.
         case unknownKey
         /// The component follows a value that is not an object with properties to observe
         /// (`"name.count"`: a `String` has none).
         case notAnObject
-        /// The type is not `@KeyValueObservable`, whose list of the class's `@Observed` properties is
-        /// what string keys find them by (a subclass that is not inherits its superclass's list,
-        /// without its own properties).
+        /// The type is not `@KeyValueObservable`, whose list string keys find properties in.
         case notListed
     }
 

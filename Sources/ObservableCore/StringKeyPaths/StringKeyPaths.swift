@@ -1,33 +1,13 @@
 import Synchronization
 
 extension ObservedPropertyListing {
-    /// Observes a key path given as a string of property names, as Cocoa and EasyKVO do:
-    /// `try person.observe(keyPath: "address.city") { person, change in … }`.
+    /// Observes a key path given as a string of property names, as Cocoa does
+    /// (`try person.observe(keyPath: "address.city")`), with the semantics of the typed
+    /// ``KeyValueObservable/observe(_:options:_:)``; values arrive as `Any` (``KeyedChange``).
     ///
-    /// Each component names an `@Observed` stored property (including one declared in a superclass),
-    /// found in the list `@KeyValueObservable` writes of the class's properties; a class met along the
-    /// path without a list of its own throws `.notListed`. A key reaches only what code outside
-    /// the type could read: a property declared `internal` or wider, or one opted in with
-    /// `@Observed(stringKey: true)`; any other name throws as a missing one does. The semantics are those of the typed
-    /// ``KeyValueObservable/observe(_:options:_:)`` with the same path: every component is a trigger, replacing an
-    /// intermediate object re-wires the observation, a `nil` intermediate gives a `nil` value. The
-    /// values arrive as `Any` (``KeyedChange``).
-    ///
-    /// The whole path is checked against the declared property types before anything is observed,
-    /// so a typo fails here and not silently later:
-    ///
-    /// ```swift
-    /// do {
-    ///     let token = try person.observe(keyPath: "adress.city") { _, change in print(change) }
-    /// } catch {
-    ///     print(error)   // "adress.city": Person has no property 'adress' that a string key reaches
-    /// }
-    /// ```
-    ///
-    /// A single property (`"name"`) is observed as its typed key path is, in the property's own
-    /// list. A longer path is resolved by reading stored values through the list's readers when a
-    /// property of the path changes, so it is slower than a typed key path. Computed properties have
-    /// no string key.
+    /// A key reaches a listed `@Observed` property declared `internal` or wider, or opted in with
+    /// `@Observed(stringKey: true)`. The whole path is checked before anything is observed
+    /// (<doc:StringKeyPaths>).
     ///
     /// - Throws: ``StringKeyPathError`` naming the offending component and the type it was looked up in.
     public func observe(
@@ -43,9 +23,8 @@ extension ObservedPropertyListing {
     }
 }
 
-/// A validated string key path: its components, and how to read the value through them while
-/// reporting each `@Observed` property read to the tracking frame, as a generated getter does. Each
-/// component is found in the list `@KeyValueObservable` writes of its class (`ListedProperties`).
+/// A validated string key path: its components, found in their classes' lists, and how to read
+/// the value through them, reporting each read to the tracking frame as a getter does.
 struct StringKeyPath: Sendable {
     /// The path as written, which each change names.
     let text: String
@@ -77,9 +56,7 @@ struct StringKeyPath: Sendable {
         self.property = components.count == 1 ? last : nil
     }
 
-    /// A stand-in for the typed key path an observation carries, one per root type and string,
-    /// and the string's name: changes are handed on as `KeyedChange`s, which carry the name, and
-    /// the descriptions find the string by the stand-in.
+    /// A stand-in for a typed key path, one per root type and string, and the string's name.
     struct StandIn {
         let keyPath: InternedKeyPath
         let name: StringKeyPathName
