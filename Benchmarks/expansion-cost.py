@@ -20,6 +20,9 @@ billion in three jobs and 3.4 billion in two. Give each variant more than once, 
   table-switch   a static array of names per class, and a function returning each key path by index
   table-reader   table-array whose entries also carry a reader closure of the storage (`{ $0._name }`)
   no-list        the expansion without the list `@KeyValueObservable` writes (`_$observedProperties`)
+  list-no-slots  the list without its closure appending the slots
+  list-names     the list's entries without their storage readers (names only)
+  list-switch    the list as names and one closure per class reading a property by index (a switch)
 The additions call stand-ins declared in the model, not the runtime.
 """
 import argparse, os, re, subprocess, sys, tempfile
@@ -28,6 +31,17 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 
 STAND_INS = """
+protocol StandInVisitor { mutating func visit<V>(_ value: V) }
+extension ObservableCore.ObservedPropertyList {
+    init<Root: AnyObject>(_ type: Root.Type, inheriting: ObservableCore.ObservedPropertyList?, names: [String],
+        read: @escaping (Root, Int, inout any StandInVisitor) -> Void,
+        slots: @escaping (Root, inout ObservableCore.ObservedPropertyList.SlotOffsets) -> Void) {
+        self.init(type, inheriting: inheriting, [], slots: slots)
+    }
+}
+extension ObservableCore.ObservedPropertyList.Entry {
+    init(_ name: String) { self.init(name, overriding: Int.self, []) }
+}
 struct PropertyEntry {
     init<Root: AnyObject, Value>(_ name: String, _ keyPath: KeyPath<Root, Value>, _ flags: Int) {}
     init<Root: AnyObject, Value>(
@@ -58,6 +72,23 @@ def model(variant, classes, properties):
     }
     if variant in closing:
         return ACCESS.sub(lambda m: closing[variant](m.group(1), m.group(2)), text)
+    if variant == "list-no-slots":
+        return re.sub(r"\) \{ object, slots in\n.*?\n        \}\n", ") { _, _ in }\n", text, flags=re.S)
+    if variant == "list-names":
+        return re.sub(r'\.init\("(p\d+)", \{ \(object: Model\d+\) in object\._p\d+ \}\)', r'.init("\1")', text)
+    if variant == "list-switch":
+        def switch(m):
+            cls, props = m.group(1), re.findall(r'\.init\("(p\d+)"', m.group(2))
+            cases = "\n".join(f"                case {i}: visitor.visit(object._{p})" for i, p in enumerate(props))
+            names = ", ".join(f'"{p}"' for p in props)
+            return (f"ObservableCore.ObservedPropertyList(\n            {cls}.self, inheriting: nil, names: [{names}],\n"
+                    f"            read: {{ (object: {cls}, index: Int, visitor: inout any StandInVisitor) in\n"
+                    f"                switch index {{\n{cases}\n                default: break\n                }}\n"
+                    f"            }},\n            slots: {{ object, slots in\n"
+                    + "\n".join(f"                slots.append(object._${p})" for p in props)
+                    + "\n            })\n")
+        return re.sub(r"ObservableCore\.ObservedPropertyList\(\n\s*(Model\d+)\.self, inheriting: nil,\n(.*?)\n        \}\n",
+                      switch, text, flags=re.S)
     if variant == "no-list":
         text = re.sub(r"    public nonisolated static var _\$observedProperties.*?\n    }\n", "", text, flags=re.S)
         return text.replace(", ObservableCore.ObservedPropertyListing {", " {")
