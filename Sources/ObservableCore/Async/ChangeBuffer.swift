@@ -1,16 +1,6 @@
-/// The changes an iteration of an `ObservedChangeSequence` has not consumed yet, and the task waiting
-/// for the next one.
-///
-/// Its own buffer rather than an `AsyncStream`: that stream's `next()` suspends its task and resumes
-/// it even when an element is already waiting, and its generic storage is not specialised for the
-/// element; together most of a delivered change's cost. Here a waiting element is taken under the
-/// lock without suspending, and the code is `@inlinable`, so it is specialised where the sequence is
-/// iterated.
-///
-/// A change is produced on the setting thread: handed to the waiting task if there is one, else kept
-/// as `BufferingPolicy` says (`AsyncStream`'s policies, with its meaning). `finish()` ends the
-/// sequence after what is buffered (the object was deallocated); `cancel()` ends it at once (the
-/// task was cancelled or the loop left), as an `AsyncStream` is ended.
+/// The changes an iteration of a sequence has not consumed yet, and the task waiting for the next.
+/// Not an `AsyncStream`, which suspends even when an element waits and is not specialised. Buffers as
+/// `BufferingPolicy` says; `finish()` ends after what is buffered, `cancel()` at once.
 @usableFromInline
 final class ChangeBuffer<Element: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()

@@ -7,7 +7,6 @@ import Synchronization
 /// while in the table; whoever removes it ends it, after the lock.
 @usableFromInline
 class ControllerRegistration: DirectObservation, @unchecked Sendable {
-    /// `true` until the table removes it; every callback checks it.
     private let current = Atomic<Bool>(true)
     /// The string key path observed; `nil` for a typed one, whose key is the interned `keyPath`.
     let stringKey: String?
@@ -20,11 +19,8 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
     /// its list from a later object's at the same address.
     @exclusivity(unchecked) private(set) var objectOrder = 0
     @exclusivity(unchecked) var next: ControllerRegistration?
-    /// The observation made for the key, when it is not the registration itself.
     @exclusivity(unchecked) private var observation: AnyObservation?
-    /// Whether the registration is itself the started observation, registered in a list.
     @exclusivity(unchecked) private var observesItself = false
-    /// The controller's, for an object it does not retain; set before the observation starts.
     @exclusivity(unchecked) private(set) var onObjectDeallocated: (@Sendable (ControllerRegistration) -> Void)?
 
     /// Takes the object's identity: retaining an object with weak references costs more than the rest.
@@ -78,7 +74,6 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         return { self.objectDeallocated() }
     }
 
-    /// The observed object was deallocated and the observation ended with it.
     final func objectDeallocated() {
         onObjectDeallocated?(self)
     }
@@ -101,7 +96,6 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         return nil
     }
 
-    /// Stops every callback: the table's part of removing it, under the controller's lock.
     final func deactivate() {
         current.store(false, ordering: .releasing)
     }
@@ -113,7 +107,6 @@ class ControllerRegistration: DirectObservation, @unchecked Sendable {
         while let registration = next { next = registration.end() }
     }
 
-    /// Ends this registration's observation and unlinks it, returning what followed it.
     private final func end() -> ControllerRegistration? {
         if let observation {
             self.observation = nil

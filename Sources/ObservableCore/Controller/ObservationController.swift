@@ -12,8 +12,7 @@ public final class ObservationController<Observer: AnyObject> {
 
     @usableFromInline
     let observerReference: WeakReference<Observer>
-    /// Compared without loading the weak reference; an object that later takes the address is then
-    /// not retained, which nobody sees, as no callback runs without the observer.
+    /// Compared without loading the weak reference.
     private let observerID: ObjectIdentifier
     private let onObservedDeallocated: (@Sendable (Observer, ObjectIdentifier) -> Void)?
 
@@ -21,7 +20,6 @@ public final class ObservationController<Observer: AnyObject> {
     /// Guarded by `lock`, which calls nothing out: what the table removes is ended after the lock.
     @exclusivity(unchecked) private var table = ControllerTable()
     /// Called, weakly reaching this controller, when an object it does not retain is deallocated.
-    /// Set once, in `init`.
     @exclusivity(unchecked) private var objectDeallocatedHook: (@Sendable (ControllerRegistration) -> Void)!
 
     /// Creates a controller for `observer`, which it holds weakly.
@@ -65,7 +63,6 @@ public final class ObservationController<Observer: AnyObject> {
         // Inlinable so that the gate and the notify functions are specialised for Object and Value.
         let (interned, slotOffset) = Registration.route(object, keyPath)
         if let slotOffset {
-            // One property whose slot is known: the registration is the observation.
             let registration = ControllerDirectObservation(
                 objectID: ObjectIdentifier(object), keyPath: keyPath, interned: interned, options: options,
                 observer: observerReference, handler: handler)
@@ -132,9 +129,6 @@ public final class ObservationController<Observer: AnyObject> {
         lock.withLock { table.objects }
     }
 
-    // MARK: Machinery
-
-    /// One line of the description.
     typealias LiveObservation = (key: ControllerKey, options: ObservationOptions, isPath: Bool)
 
     /// The live observations, by object in the order first observed, for the description.
@@ -159,7 +153,6 @@ public final class ObservationController<Observer: AnyObject> {
         start: () -> AnyObservation?
     ) {
         let retained = retainsObserved && ObjectIdentifier(object) != observerID
-        // A retained object cannot end while observed.
         if !retained { registration.tellDeallocation(to: objectDeallocatedHook) }
         if registration.options.sendsInitial {
             let removed = lock.withLock { table.insert(registration, of: object, retained: retained) }
@@ -177,8 +170,8 @@ public final class ObservationController<Observer: AnyObject> {
         }
     }
 
-    /// Ends what inserting `registration` removed: an earlier one of the same key (reported in debug
-    /// builds), or the list of a dead object that had the same address.
+    /// Ends what inserting `registration` removed: the same key's (reported in debug builds), or a
+    /// dead object's list.
     private func end(
         _ removed: ControllerRegistration?, insertedWith registration: ControllerRegistration, of object: AnyObject
     ) {

@@ -16,13 +16,11 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         var isStrong: Bool { flags.isDisjoint(with: [.weak, .unowned]) }
     }
 
-    /// Each listed class's list, the most derived first.
     private let lists: [ObservedPropertyList]
     /// What `property(_:keyed:)` finds, by name: for the runtime's own lookups, and for string keys.
     private let found: [String: Property]
     private let foundByStringKey: [String: Property]
-    /// The slot offsets of `lists`' entries, the most derived class's first, learnt from the first
-    /// instance asked about.
+    /// The slot offsets of `lists`' entries, learnt from the first instance asked about.
     private let learnt = Mutex<[Int]?>(nil)
 
     private init(_ list: ObservedPropertyList) {
@@ -39,14 +37,12 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         self.foundByStringKey = foundByStringKey
     }
 
-    /// Whether `type` lists its own properties (rather than inheriting its superclass's list, which
-    /// then lacks any `@Observed` property `type` declares).
+    /// Whether `type` lists its own properties rather than inheriting its superclass's list.
     func areOwn(of type: AnyClass) -> Bool {
         ObjectIdentifier(lists[0].type) == ObjectIdentifier(type)
     }
 
-    /// Learns where the slots of `object`'s class are, so that `name(ofSlotAt:)` names them: for the
-    /// descriptions of key paths, which have a class but no instance.
+    /// Learns where the slots of `object`'s class are, for `name(ofSlotAt:)`.
     static func learnSlots(of object: AnyObject) {
         _ = of(type(of: object))?.offsets(in: object)
     }
@@ -56,7 +52,6 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
         let made = ObservedPropertyList.of(type).map(ListedProperties.init)
         return cache.withLock { cache in
-            // Another thread may have made them meanwhile: the first made are kept.
             if let cached = cache[ObjectIdentifier(type)] { return cached }
             cache[ObjectIdentifier(type)] = made
             return made
@@ -96,8 +91,7 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         return nil
     }
 
-    /// Every property once, as the runtime's own lookups find it, in the order of their slots in an
-    /// instance (`offsets`): a superclass's first, each class's in the order declared.
+    /// Every property once, in slot order: a superclass's first.
     func all(in object: AnyObject) -> [(property: Property, slotOffset: Int)] {
         let offsets = self.offsets(in: object)
         var found: [(property: Property, slotOffset: Int)] = []
@@ -111,8 +105,7 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         return found.sorted { $0.slotOffset < $1.slotOffset }
     }
 
-    /// Every listed slot of `object` (an override's and the superclass's it overrides each), by
-    /// offset, with the name of its property.
+    /// Every listed slot of `object` by offset, with its property's name.
     func slots(in object: AnyObject) -> [(name: String, offset: Int)] {
         zip(lists.flatMap(\.entries).map(\.name), offsets(in: object)).map { ($0, $1) }.sorted { $0.offset < $1.offset }
     }
@@ -122,14 +115,12 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         offsets(in: object)[property.slotIndex]
     }
 
-    /// The name of the property whose slot is at `offset`, if the offsets are known (an instance was
-    /// asked about).
+    /// The name of the property whose slot is at `offset`, once an instance was asked about.
     func name(ofSlotAt offset: Int) -> String? {
         guard let offsets = learnt.withLock({ $0 }), let index = offsets.firstIndex(of: offset) else { return nil }
         return lists.lazy.flatMap(\.entries).dropFirst(index).first?.name
     }
 
-    /// The offsets of every listed slot in an instance, in the order of `lists`' entries.
     func offsets(in object: AnyObject) -> [Int] {
         if let known = learnt.withLock({ $0 }) { return known }
         let offsets = lists.flatMap { $0.slotOffsets(in: object) }
@@ -142,8 +133,7 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
 }
 
 extension ObservedPropertyList {
-    /// The list of `type`: its own, or inherited from its nearest listed superclass (then `type`
-    /// is not the list's); `nil` for a class that no `@KeyValueObservable` lists.
+    /// The list of `type`, own or inherited; `nil` for a class no `@KeyValueObservable` lists.
     static func of(_ type: AnyClass) -> ObservedPropertyList? {
         (type as? any ObservedPropertyListing.Type)?._$observedProperties
     }

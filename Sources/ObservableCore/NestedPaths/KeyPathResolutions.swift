@@ -1,8 +1,7 @@
 import Synchronization
 
 extension InternedKeyPath {
-    /// Interns `keyPath` and looks up whether, on instances of `rootType`, it is known to be one
-    /// `@Observed` property and where that property's slot is (see `Registration.learnDirectSlot`).
+    /// Interns `keyPath`, and whether on `rootType` it is one `@Observed` property, with its slot.
     @usableFromInline
     static func resolve(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
         KeyPathResolutions.shared.resolve(keyPath, rootType: rootType)
@@ -26,14 +25,13 @@ final class KeyPathResolutions: @unchecked Sendable {
     // Guarded by `lock`.
     /// By interned key path (never freed, so its identity is stable) and root class.
     @exclusivity(unchecked) private var resolutions: [ResolutionKey: Resolution] = [:]
-    /// Every `Resolution` made, kept alive for `recent`'s readers (at most two per key).
+    /// Every `Resolution` made, kept alive for `recent`'s readers.
     @exclusivity(unchecked) private var made: [Resolution] = []
 
     private struct ResolutionKey: Hashable {
         let keyPath: ObjectIdentifier
         let rootType: ObjectIdentifier
 
-        /// The `recent` slot for this key, of `count`.
         func recentIndex(of count: Int) -> Int {
             let keyPath = UInt(bitPattern: self.keyPath)
             let rootType = UInt(bitPattern: self.rootType)
@@ -41,8 +39,7 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
-    /// What is known of an interned key path on a root class. Immutable; a new slot offset or
-    /// plan is a new one (the plan is carried over, and kept alive by `made`).
+    /// What is known of an interned key path on a root class; immutable.
     private final class Resolution: @unchecked Sendable {
         let key: ResolutionKey
         let keyPath: AnyKeyPath
@@ -57,7 +54,6 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
-    /// Under `lock`: records `resolution` as what is known for its key, and in `recent`.
     private func record(_ resolution: Resolution) {
         resolutions[resolution.key] = resolution
         made.append(resolution)
@@ -68,8 +64,7 @@ final class KeyPathResolutions: @unchecked Sendable {
         recent.store(resolution, at: resolution.key.recentIndex(of: recent.count))
     }
 
-    /// Interns `keyPath` and returns what is known of it on `rootType`: one atomic load when the key
-    /// path is itself the interned object (a literal) and was resolved on that class before.
+    /// Interns `keyPath` and returns what is known of it: one atomic load for a literal seen before.
     func resolve(_ keyPath: AnyKeyPath, rootType: AnyClass) -> (keyPath: InternedKeyPath, slotOffset: Int?) {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath), rootType: ObjectIdentifier(rootType))
         // Only interned objects are ever remembered, so a match means `keyPath` is interned.
@@ -100,8 +95,7 @@ final class KeyPathResolutions: @unchecked Sendable {
         return lock.withLock { resolutions[key].map(\.slotOffset) }
     }
 
-    /// The plan of `keyPath` on `rootType` (see `PathPlan`), made by `make` (which must run no user
-    /// code: it runs under the lock) the first time: one atomic load once it is in `recent`.
+    /// The plan of `keyPath` on `rootType`, made by `make` (no user code: under the lock) the first time.
     private func plan(_ keyPath: InternedKeyPath, rootType: AnyClass, make: () -> PathPlan) -> PathPlan {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
         let cached = recent.withObject(at: key.recentIndex(of: recent.count)) { resolution in
@@ -131,7 +125,6 @@ final class KeyPathResolutions: @unchecked Sendable {
         return unsafeDowncast(plan, to: TypedPathPlan<Root, Value>.self)
     }
 
-    /// The plan of `keyPath` on `rootType` if one was made; makes none (for the tests).
     func existingPlan(_ keyPath: InternedKeyPath, rootType: AnyClass) -> PathPlan? {
         let key = ResolutionKey(keyPath: ObjectIdentifier(keyPath.object), rootType: ObjectIdentifier(rootType))
         return lock.withLock { resolutions[key]?.plan }
@@ -155,7 +148,6 @@ final class KeyPathResolutions: @unchecked Sendable {
         return found
     }
 
-    /// Whether `description` has a `!` outside its `<computed …>` components.
     static func forceUnwraps(_ description: String) -> Bool {
         var depth = 0
         for character in description {
@@ -176,26 +168,20 @@ final class KeyPathResolutions: @unchecked Sendable {
 @usableFromInline
 class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set once (`OnceReference`)
     @usableFromInline let keyPath: InternedKeyPath
-    /// Whether `leafDelivery` is the path's: a typed key path's, made where `observe` was called; a
-    /// string key path has none.
+    /// Whether `leafDelivery` is the path's (a string key path has none).
     let hasLeafDelivery: Bool
-    /// Delivers a change of a proven path's last property (see `LeafDelivery`); a function that
-    /// does nothing without `hasLeafDelivery`. Not optional: see `init`.
+    /// Delivers a change of a proven path's last property; does nothing without `hasLeafDelivery`.
     let leafDelivery: LeafDelivery
-    /// The path read through its stored fields, once a proof on this class gives it.
     let storedPath = OnceReference<StoredPath>()
-    /// How the path's value is made from its last property's, once a proof on this class gives it:
-    /// the same for every proof of one plan (it depends on the key path's types only).
+    /// How the path's value is made from its last property's, once a proof gives it.
     let provenLeaf = OnceReference<LeafConversion>()
-    /// Whether the path's value is a collection whose in-place changes have a kind and indexes
-    /// (`CollectionMutation`): then an evaluated change caused by one compares the path's values.
+    /// Whether the path's value is a collection whose in-place changes have a kind and indexes.
     let describesCollectionChanges: Bool
 
     init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?, valueType: Any.Type) {
         self.keyPath = keyPath
         self.describesCollectionChanges = CollectionMutation.describesChanges(of: valueType)
-        // Unwrapped with `if let`: `??` returns the function at its generic abstraction, and calling
-        // it then went through a thunk that allocated a context for `wrap` at every change.
+        // `if let`, not `??`, which returned the function through a thunk allocating at every change.
         if let leafDelivery {
             self.hasLeafDelivery = true
             self.leafDelivery = leafDelivery
@@ -215,8 +201,7 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
     ) {}
 }
 
-/// A plan with its path's evaluation, typed: `root[keyPath: keyPath]`, or a string path's
-/// resolution. Run with tracking, every `@Observed` property it reads is a dependency.
+/// A plan with its path's evaluation, typed; run with tracking, its reads are the dependencies.
 final class TypedPathPlan<Root: AnyObject, Value>: PathPlan, @unchecked Sendable {
     let evaluate: (Root) -> Value
 

@@ -2,8 +2,7 @@
 /// the first (until the path starts elsewhere), links for the rest. Under the observation's lock;
 /// visited by index, since iterating a `LinkStorage` copies it, retaining each link.
 struct PathLinks {
-    /// The observation as an entry: not yet in a list, in `list` (the first dependency's), or
-    /// retired. Eight bytes: the cases without a list take no room of their own.
+    /// The observation as an entry: not yet in a list, in the first dependency's, or retired.
     private enum OwnEntry {
         case unused
         case linked(ObserverList)
@@ -11,7 +10,6 @@ struct PathLinks {
     }
 
     private var own = OwnEntry.unused
-    /// The links of the dependencies after the first (or of all of them, once `own` is retired).
     private var others = LinkStorage()
 
     var isEmpty: Bool {
@@ -19,8 +17,7 @@ struct PathLinks {
         return others.isEmpty
     }
 
-    /// The list a change from `source` (the identity of `owner` or of a link) came through, while
-    /// that entry is still one of the path's.
+    /// The list a change from `source` came through, while that entry is still the path's.
     func listID(from source: ObjectIdentifier, owner: PathObservationBase) -> ObjectIdentifier? {
         if source == ObjectIdentifier(owner) {
             guard case .linked(let list) = own else { return nil }
@@ -29,8 +26,7 @@ struct PathLinks {
         return others.firstIndex { ObjectIdentifier($0) == source }.map { others[$0].listID }
     }
 
-    /// Removes the entry `entry` (its list ended); `false` if it is not one of the path's. The
-    /// link removed, if it was one, is returned for the caller to release after unlocking.
+    /// Removes `entry` (its list ended); returns the link to release after unlocking.
     mutating func remove(_ entry: ObjectIdentifier, owner: PathObservationBase) -> (found: Bool, link: PathLink?) {
         if entry == ObjectIdentifier(owner) {
             guard case .linked = own else { return (false, nil) }
@@ -41,7 +37,7 @@ struct PathLinks {
         return (true, others.remove(at: index))
     }
 
-    /// Detaches every entry, and returns the links. The caller holds `owner`: its list released it.
+    /// Detaches every entry and returns the links.
     mutating func detachAll(owner: PathObservationBase) -> LinkStorage {
         retireOwn(owner)
         var taken = LinkStorage()
@@ -50,27 +46,22 @@ struct PathLinks {
         return taken
     }
 
-    /// Takes the observation out of its list for good, if it is in one.
     private mutating func retireOwn(_ owner: PathObservationBase) {
         guard case .linked(let list) = own else { return }
         own = .retired
         list.remove(owner)
     }
 
-    /// Tells the leaf link whether sets of its property run the `willChange` pass.
     func setLeafHearsWillChange(_ hears: Bool) {
-        // Only the last link can be the leaf's (see `move`).
         guard let last = others.last, last.deliversLeaf else { return }
         unsafeDowncast(last, to: LeafPathLink.self).setHearsWillChange(hears)
     }
 
-    /// What `move` changed: the links it detached (for the caller to release after unlocking) and
-    /// whether it retired the observation's own entry.
+    /// What `move` changed: the links it detached, and whether it retired the observation's entry.
     struct Moved {
         var stale = LinkStorage()
         var retiredOwn = false
 
-        /// Whether any entry left the path.
         var isEmpty: Bool { stale.isEmpty && !retiredOwn }
     }
 
@@ -81,7 +72,6 @@ struct PathLinks {
     ) -> Moved {
         let leafIndex = leaf == nil ? -1 : accesses.count - 1
         var moved = Moved()
-        // The observation is the first dependency's entry while the path starts at its list.
         var start = 0
         switch own {
         case .linked(let list):
@@ -112,8 +102,7 @@ struct PathLinks {
             }
             if same { return moved }
         }
-        // Paths are short: linear searches, rather than a hashed table built at every move. The old
-        // links are taken out, so that removing from them copies nothing.
+        // Paths are short: linear searches rather than a hashed table built at every move.
         var remaining = LinkStorage()
         swap(&remaining, &others)
         for index in accesses.indices.dropFirst(start) {
@@ -130,8 +119,7 @@ struct PathLinks {
         return moved
     }
 
-    /// Registers `observation` to hear about every change of `list`'s property, its last property's
-    /// values delivered as the path's with `leaf` (see `LeafPathLink`); `nil` if the list has ended.
+    /// Registers `observation` in `list`, as a leaf link with `leaf`; `nil` if the list has ended.
     private static func attach(_ observation: PathObservationBase, to list: ObserverList, leaf: LeafConversion?)
         -> PathLink?
     {
@@ -151,8 +139,7 @@ struct PathLinks {
 /// nothing. Layout: `ListEntry`'s fields only (`PathObservationLayoutTests`).
 class PathLink: ListEntry, @unchecked Sendable {
     final let list: ObserverList
-    /// The path observation, which the link owns (see `AnyObservation`). A class reference, not an
-    /// existential: passing an existential retained and released the observation on every change.
+    /// The path observation, owned. A class reference: an existential was retained per change.
     final let observation: PathObservationBase
 
     init(list: ObserverList, observation: PathObservationBase) {
@@ -166,7 +153,6 @@ class PathLink: ListEntry, @unchecked Sendable {
         }
     }
 
-    /// For a subclass with its own `notify`.
     init(
         list: ObserverList, observation: PathObservationBase, countsForWillChange: Bool,
         notify: @escaping EntryNotification
@@ -176,13 +162,10 @@ class PathLink: ListEntry, @unchecked Sendable {
         super.init(options: .prior, countsForWillChange: countsForWillChange, notify: notify)
     }
 
-    /// Whether the link delivers its property's values as the path's (a `LeafPathLink`).
     var deliversLeaf: Bool { false }
 
-    /// Identity of the list the link sits in (one per instance and property).
     final var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
-    /// Removes the link from its list; idempotent.
     final func detach() {
         state.store(0, ordering: .releasing)
         list.remove(self)
@@ -192,8 +175,7 @@ class PathLink: ListEntry, @unchecked Sendable {
 }
 
 extension ObserverList {
-    /// The path observations with an entry in this list, themselves or a link (for manual
-    /// notification of computed properties).
+    /// The path observations with an entry in this list (for manual notification).
     func pathObservations() -> [PathObservationBase] {
         entries(of: ListEntry.self).compactMap { ($0 as? PathLink)?.observation ?? ($0 as? PathObservationBase) }
     }
@@ -210,8 +192,7 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
         }
     }
 
-    /// Forwards a change heard by `link`, converted by the plan's leaf conversion. An in-place
-    /// mutation's kind and indexes are the path's when its value is the property's unconverted.
+    /// Forwards a change heard by `link`, through the plan's leaf conversion.
     @inline(__always)
     private static func forward(
         _ link: LeafPathLink, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, _ mutation: CollectionMutation?,
@@ -244,12 +225,10 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
 
     override var deliversLeaf: Bool { true }
 
-    /// Whether another change of the path is in flight.
     private var changesInFlight: Bool {
         observation.hasChangesInFlight.load(ordering: .acquiring)
     }
 
-    /// Whether sets of its property run the `willChange` pass (see above).
     func setHearsWillChange(_ hears: Bool) {
         list.setCountsForWillChange(self, hears)
     }
@@ -278,7 +257,6 @@ struct LinkStorage: RandomAccessCollection {
         }
     }
 
-    /// Removes the link at `index`; those after it move up.
     mutating func remove(at index: Int) -> PathLink {
         let removed = self[index]
         if index == 0 {

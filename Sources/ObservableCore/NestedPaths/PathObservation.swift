@@ -5,17 +5,14 @@ import Synchronization
 /// re-links only if its dependencies differ; a proven path's leaf change skips the evaluation.
 @usableFromInline
 final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unchecked Sendable {
-    /// Held weakly: observing never keeps the observed object alive. Written only in `init`: a
-    /// `weak let`, read without run-time exclusivity checks.
+    /// Held weakly; written only in `init`.
     @usableFromInline weak let root: Root?
     @usableFromInline let handler: (Root, ObservedChange<Value>) -> Void
     /// Boxed: one word, where the optional function took two (most observations have none).
     private let onObservedDeallocated: DeallocationHookBox?
-    /// One entry per dependency, in the order the path read them. Guarded by `lock`, so Swift's
-    /// run-time exclusivity checks are off.
+    /// One entry per dependency, in the order read. Guarded by `lock`.
     @exclusivity(unchecked) private var links = PathLinks()
-    /// Changes of dependencies in flight, with the old values taken at their `willChange`. Guarded by
-    /// `lock`, so Swift's run-time exclusivity checks are off.
+    /// Changes in flight, with the old values taken at `willChange`. Guarded by `lock`.
     @exclusivity(unchecked) private var pending = ChangesInFlight()
 
     init(
@@ -28,7 +25,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         super.init(plan: plan, options: options)
     }
 
-    /// The path's value from `root`, read by the plan's `evaluate`.
     private func evaluate(_ root: Root) -> Value {
         withPlan { unsafeDowncast($0, to: TypedPathPlan<Root, Value>.self).evaluate(root) }
     }
@@ -53,14 +49,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(moved) {}
     }
 
-    /// Ends the observation if it is linked nowhere: nothing could ever notify it, and nothing but
-    /// its caller owns it (see `AnyObservation`: it must have ended before that reference goes).
+    /// Ends the observation if it is linked nowhere: nothing could notify it.
     func endIfUnlinked() {
         if lock.withLock({ links.isEmpty }) { end() }
     }
 
-    /// Whether the path, as it read `accesses`, is proven to end in the last of them, and how its
-    /// value is made from that property's (see `PathProof`); learns the stored path a proof gives.
+    /// Whether the path, as it read `accesses`, is proven (`PathProof`); learns the stored path.
     private func proven(_ root: Root, _ accesses: [TrackedAccess]) -> LeafConversion? {
         guard deliversLeafChanges,
             let proof = PathProof.proof(of: keyPath.object, root: root, accesses: accesses, valueType: Value.self)
@@ -69,8 +63,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         return proof.leaf
     }
 
-    /// The path's value from `root`, what it read and how its last property's values are its own:
-    /// through the stored path once there is one, else evaluated with tracking.
+    /// The path's value, its reads and leaf conversion: through the stored path, else with tracking.
     private func read(_ root: Root) -> (value: Value, accesses: [TrackedAccess], leaf: LeafConversion?) {
         if let stored = storedPath {
             var accesses: [TrackedAccess] = []
@@ -83,14 +76,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         return (value, accesses, proven(root, accesses))
     }
 
-    /// The path's value from `root`, without recording what it reads.
     private func currentValue(_ root: Root) -> Value {
         if let stored = storedPath, let end = stored.read(root) { return stored.value(at: end, as: Value.self) }
         return Tracking.untracked { evaluate(root) }
     }
 
-    /// The path's `leafDelivery`, compiled for `Root` and `Value` where the `@inlinable` caller is;
-    /// it captures nothing, so making it allocates nothing.
+    /// The path's `leafDelivery`, compiled where the inlinable caller is; captures nothing.
     @inlinable
     static var leafDeliveryFunction: LeafDelivery {
         { observation, old, new, wrap, wraps, mutation in
@@ -145,13 +136,11 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             root: root.map { (ObjectIdentifier($0), type(of: $0)) })
     }
 
-    /// Ends the observation because its root was deallocated.
     private func endForDeallocatedRoot() {
         if end() { onObservedDeallocated?.hook() }
     }
 
-    /// Ends the observation once; `true` for the call that ended it. Called before the last links
-    /// go (they own the observation; see `AnyObservation` for why that order matters).
+    /// Ends the observation once, before the last links (its owners) go; `true` for the call that did.
     @discardableResult
     private func end() -> Bool {
         guard claimEnd() else { return false }
@@ -159,7 +148,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         return true
     }
 
-    /// Detaches every link and drops the pending old values, after the observation has ended.
     private func detachAll() {
         let (detached, oldValues) = lock.withLock { () -> (LinkStorage, [ValueBox]) in
             let detached = links.detachAll(owner: self)
@@ -180,7 +168,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         guard isActive, let root else { return }
         let change = ChangeInFlight(source: source, stamp: stamp)
         if let source {
-            // A change begins that may move the path.
             lock.withLock {
                 guard links.listID(from: source, owner: self) != nil else { return }
                 pending.begin(change)
@@ -189,7 +176,6 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         }
         guard keepsValueBeforeChange else { return }
         if !requestedOptions.sendsPrior, let stored = storedPath, let end = stored.read(root) {
-            // Read straight into the box.
             let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
             lock.withLock { pending.recordOldValue(box, for: change) }
             return
@@ -250,8 +236,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         } else {
             outcome.oldBox?.destroy(as: Value.self)
         }
-        // No dependency left (a computed property that now reads no `@Observed` one): this change
-        // was the last. Ended before the stale links, which own the observation, are released.
+        // No dependency left: ended before the stale links, which own the observation, are released.
         if outcome.unlinked { end() }
         withExtendedLifetime(outcome.stale) {}
     }
@@ -273,8 +258,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 }
             }
         }
-        // A string key path, `.prior`, or an old value asked for and not recorded: built here,
-        // directly (`requestedOptions.change` and `Optional.map`'s closures cost more than the delivery).
+        // A string key path, `.prior`, or an unrecorded old value: built here, without closures.
         var oldValue: Value?
         if let oldBox {
             oldValue = oldBox.borrowed.read(as: Value.self)
@@ -288,8 +272,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         deliver(root, change)
     }
 
-    /// What an in-place mutation did to the path's value, from its value before (`oldBox` or
-    /// `leafOld`) and `newValue`; `nil` when the value is not such a collection or was not kept.
+    /// What an in-place mutation did to the path's value; `nil` when not a collection or not kept.
     private func collectionMutation(oldBox: ValueBox?, leafOld: LeafOldValue?, to newValue: Value)
         -> CollectionMutation?
     {

@@ -14,8 +14,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
     private let steps: [Step]
     /// How the path's value is made from its last property's (see `PathProof`).
     let leaf: LeafConversion
-    /// The path's value type when it is optional (a chain through an optional property): its `nil`
-    /// is the value when an intermediate object is `nil`.
+    /// The path's value type when optional: its `nil` is the value at a `nil` intermediate.
     private let none: (any OptionalProtocol.Type)?
 
     /// The stored path of a proven evaluation, if every getter on it hands over a reader; evaluates the
@@ -49,8 +48,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
         self.none = leaf.wrap == nil ? nil : valueType as? any OptionalProtocol.Type
     }
 
-    /// Where a read of the path ended (the value is made from it by `value(at:as:)`; not generic,
-    /// so that the read needs no type metadata where it is not specialised).
+    /// Where a read of the path ended; not generic, so the read needs no type metadata.
     enum End {
         /// At the last property, in `object` (which the end keeps alive), read by `reader`.
         case leaf(object: AnyObject, reader: StoredValueReader)
@@ -69,23 +67,19 @@ final class StoredPath: @unchecked Sendable {  // immutable
         }
     }
 
-    /// Reads the path from `root`; `nil` when an object is not of its step's class.
     func read(_ root: AnyObject) -> End? {
         walk(root) { _, _ in }
     }
 
-    /// The path's value where a read ended.
     func value<Value>(at end: End, as _: Value.Type) -> Value {
-        // In code that is not specialised, a temporary allocation's closure would cost a metadata
-        // lookup, several times a small allocation.
+        // Unspecialised, a temporary allocation's closure would cost a metadata lookup.
         let cell = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         defer { cell.deallocate() }
         initialize(UnsafeMutableRawPointer(cell), at: end, as: Value.self)
         return cell.move()
     }
 
-    /// Initialises `destination`, uninitialised memory for a `Value`, with the path's value where a
-    /// read ended.
+    /// Initialises `destination` with the path's value where a read ended.
     func initialize<Value>(_ destination: UnsafeMutableRawPointer, at end: End, as _: Value.Type) {
         switch end {
         case .leaf(let object, let reader):
@@ -95,8 +89,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
         }
     }
 
-    /// `leaf` when `accesses`, a read of this path, reached its last property (no intermediate
-    /// object was `nil`); `nil` otherwise, as for a tracking evaluation that is not proven.
+    /// `leaf` when `accesses` reached the last property; `nil` otherwise.
     func leaf(after accesses: [TrackedAccess]) -> LeafConversion? {
         accesses.count == steps.count ? leaf : nil
     }
@@ -116,7 +109,6 @@ final class StoredPath: @unchecked Sendable {  // immutable
         }
     }
 
-    /// The object an intermediate property of `object` holds, read by `reader`.
     private static func next(_ object: AnyObject, _ reader: StoredValueReader) -> AnyObject? {
         var next: AnyObject?
         withUnsafeMutablePointer(to: &next) { reader.initialize(object, UnsafeMutableRawPointer($0), false) }

@@ -1,11 +1,5 @@
-/// A value moved to the heap with its type erased: a path's old value, kept from a dependency's
-/// `willChange` to its `didChange` in storage that is not generic (`ChangesInFlight`).
-///
-/// Assumes that each box is taken (`take`) or destroyed (`destroy`) exactly once, as the type it
-/// was made with: the path observation that made it is the only one that takes it back, after its
-/// lock, and its `deinit` destroys what is left. Proved by the old values of `NestedPathTests` and
-/// `ReentrancyTests` (a change inside a change, a link detached in between), under AddressSanitizer
-/// and its leak check in `.ci/run`.
+/// A path's old value on the heap, type-erased. Assumes each box is taken or destroyed once, as its
+/// type. Proved by `NestedPathTests` and `ReentrancyTests` (ASan, LSan).
 struct ValueBox {
     private let address: UnsafeMutableRawPointer
 

@@ -10,7 +10,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
     private weak var root: AnyObject?
     private let rootID: ObjectIdentifier
     private let lock = Lock()
-    /// Guarded by `lock`, so Swift's run-time exclusivity checks are off.
+    /// Guarded by `lock`.
     @exclusivity(unchecked) private var nodes: [ObjectIdentifier: Node] = [:]
 
     init(
@@ -27,7 +27,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         self.origin = origin
     }
 
-    /// Observes the root and everything it reaches, which the caller keeps alive.
     func start() {
         guard let root else { return }
         let (started, held) = lock.withLock { () -> ([Started], [Any]) in
@@ -46,7 +45,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         }
     }
 
-    /// A reference from a node's property to an object.
     struct Edge: Hashable {
         let child: ObjectIdentifier
         let property: Unmanaged<ObjectProperty>
@@ -61,7 +59,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         }
     }
 
-    /// A node's observation to register after the lock, with its object.
     private struct Started {
         let observation: ObjectObservation
         let object: AnyObject
@@ -71,16 +68,11 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         for node in started { node.observation.register(node.object, warnsWhenEmpty: false) }
     }
 
-    // MARK: Nodes
-
-    /// One object of the graph.
     final class Node {
         let id: ObjectIdentifier
         let observation: ObjectObservation
         let location: ChangeLocation
-        /// References this node's properties hold, by object and property.
         var outgoing: [Edge: Int] = [:]
-        /// References the graph's nodes hold to this one.
         var incoming = 0
         /// The node that reached this one, and through which property: how its path is found.
         var parent: (node: ObjectIdentifier, property: Unmanaged<ObjectProperty>)?
@@ -92,7 +84,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         }
     }
 
-    /// A node for `object`, in `nodes`; its observation is registered after the lock.
     private func makeNode(_ object: AnyObject) -> Node {
         let id = ObjectIdentifier(object)
         let location = ChangeLocation(graph: self, node: id)
@@ -129,7 +120,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         return made
     }
 
-    /// Counts a reference from `parent` to `child`; returns the node made when `child` is new.
     private func addReference(
         from parent: Node, to child: AnyObject, through property: Unmanaged<ObjectProperty>
     ) -> Node? {
@@ -205,8 +195,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         return left
     }
 
-    // MARK: Changes
-
     /// A change of a property of the node `id`'s object: re-wires the graph for a property holding
     /// objects, then hands the change on, with where it happened.
     private func nodeChanged(
@@ -224,7 +212,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         handler(root, delivered)
     }
 
-    /// Moves the references of the changed property from its old objects to its new ones.
     private func rewire(_ id: ObjectIdentifier, _ object: AnyObject, _ change: PropertyChange) {
         var removed = ObjectContents.objects(in: change.oldValue).map(ObjectIdentifier.init)
         var added: [AnyObject] = []
@@ -270,8 +257,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         lock.withLock { nodes[id] = nil }
     }
 
-    // MARK: Paths
-
     /// `pages[2].title`: the way from the root to `id`'s property, walked down with current positions.
     func path(to id: ObjectIdentifier, property name: String) -> String {
         // The chain of identities is taken under the lock, the values read after it.
@@ -298,13 +283,10 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         return (components + [name]).joined(separator: ".")
     }
 
-    // MARK: Ending
-
     override func didCancel() {
         for observation in takeNodes() { observation.cancelOwned() }
     }
 
-    /// Ends the graph once; `true` for the call that ended it.
     private func end() -> Bool {
         guard claimEnd() else { return false }
         for observation in takeNodes() { observation.cancelOwned() }

@@ -1,8 +1,5 @@
-/// One `@Observed` property of a class as the observations of whole objects of that class see it:
-/// its name, its slot, how a change keeps its values, its key once a notification taught it (see
-/// `ObservedPropertyKey`), and for an observation of a graph whether it holds objects to follow and
-/// its current value. One per class and property, made once and never freed, so that a change
-/// refers to it without counting references.
+/// One `@Observed` property of a class as whole-object observations see it: name, slot, how values
+/// are kept, its key once learnt. Made once per class and property, never freed.
 @usableFromInline
 final class ObjectProperty: @unchecked Sendable {
     /// The property's name, as declared.
@@ -49,9 +46,7 @@ enum ObjectProperties {
     private static let lock = Lock()
     nonisolated(unsafe) private static var cache: [ObjectIdentifier: [ObjectProperty]] = [:]  // guarded by `lock`
 
-    /// The `@Observed` properties of `object`'s class in the order of their slots in an instance: a
-    /// superclass's first, each class's in the order declared. None for a class that no
-    /// `@KeyValueObservable` lists.
+    /// The listed properties of `object`'s class in slot order, superclasses first.
     static func of(_ object: AnyObject) -> [ObjectProperty] {
         let type: AnyClass = type(of: object)
         if let cached = lock.withLock({ cache[ObjectIdentifier(type)] }) { return cached }

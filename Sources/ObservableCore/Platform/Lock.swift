@@ -10,15 +10,8 @@ import Musl
 import Android
 #endif
 
-/// A non-recursive mutex guarding the mutable fields of the class that owns it. Its one unsafe part,
-/// the mutex's own allocation (a `pthread_mutex_t` must not move), is made and freed here.
-///
-/// A `pthread_mutex_t` rather than `Synchronization.Mutex`: ThreadSanitizer intercepts pthread
-/// mutexes, while `Mutex`'s futex path is invisible to it on Linux (it reports a race on every access
-/// it guards), and the library must stay clean under TSan for its users too. The guarded state
-/// lives in the owning class's fields (those classes are `@unchecked Sendable` and touch the fields
-/// only inside `withLock`). Rule of the house: never run user code (callbacks, or a `deinit` through
-/// a last release) while it is held.
+/// A non-recursive pthread mutex (which TSan sees, unlike `Mutex`'s futex), allocated here so it
+/// never moves. Never run user code while holding it.
 @usableFromInline
 struct Lock: ~Copyable, @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>

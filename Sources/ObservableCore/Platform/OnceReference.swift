@@ -1,15 +1,8 @@
 import Synchronization
 
-/// A reference set at most once and then read for ever, without a lock and without reference
-/// counting: what a path's plan learns from the first proof of its path (its stored path, its leaf
-/// conversion).
-///
-/// Assumes that its owner lives at least as long as every reader of the object it holds: it owns
-/// that object (a store retains it, `deinit` releases it), and a load hands it out unretained. Its
-/// owner, a `PathPlan`, lives for the rest of the process. A store publishes the object's
-/// initialisation (releasing; loads are acquiring). Proved by `StoredPathTests` and the re-wiring
-/// tests of `ConcurrencyTests` under ThreadSanitizer, and by the proofs racing in
-/// `ProofEquivalenceTests` under AddressSanitizer.
+/// A reference set at most once, then read unretained without a lock. Assumes its owner (a
+/// `PathPlan`, immortal) outlives every reader. Proved by `StoredPathTests`, `ConcurrencyTests`
+/// (TSan) and `ProofEquivalenceTests` (ASan).
 struct OnceReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
     private let stored = Atomic<Unmanaged<Object>?>(nil)
 

@@ -8,17 +8,9 @@ import Musl
 import Android
 #endif
 
-/// Where a thread waits for another, blocked in the kernel: a contended `ShortLock`, a token's
-/// cancellation claim. Threads wait at an address (the lock, the observation) and are woken by the
-/// thread that changes what they wait for; nobody spins.
-///
-/// Assumes that a waiter tests, in `wait(at:while:)`'s condition, state that the waking thread
-/// changes inside `wakeAll(at:after:)`'s step, and that it has made the waking thread take that
-/// path (`ShortLock`'s `parked` bit, `AnyObservation`'s `cancellingAwaited`) before waiting: the
-/// condition is tested, and the step taken, under the mutex of the address's bucket, so no wake-up
-/// is lost. Buckets (a mutex and a condition variable each, made once and never freed) are shared by
-/// addresses; a waiter woken for another address tests its condition and waits again. Proved by
-/// `ShortLockTests`, `StressTests` and `ConcurrencyTests` (under ThreadSanitizer, which sees pthreads).
+/// Where a thread blocks in the kernel until another wakes it, by address. Assumes a waiter's
+/// condition tests what the waker changes in `wakeAll(at:after:)`'s step, both under the bucket's
+/// mutex, so no wake-up is lost. Proved by `ShortLockTests`, `StressTests`, `ConcurrencyTests` (TSan).
 enum Parking {
     private static let buckets = (0..<64).map { _ in Bucket() }
 
@@ -65,9 +57,7 @@ enum Parking {
         /// When a waiter was last served first; guarded by `mutex`.
         private var servedAt: UInt64 = 0
 
-        /// Whether a parked thread is due to be served before threads arriving: at most once a
-        /// millisecond per bucket, so that arrivals take a free lock at once (throughput) and a
-        /// thread parked for long is still served (none starves). Under `mutex`.
+        /// Whether a parked thread is served before arrivals: at most once a millisecond per bucket.
         private func isWaiterDue() -> Bool {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)

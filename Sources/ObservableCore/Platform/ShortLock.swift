@@ -1,17 +1,9 @@
 import Synchronization
 
-/// The lock of short critical sections that call no user code (an observer list's registrations and
-/// cancellations, the key path table, a controller's table, a path observation's links; a set never
-/// takes one). Same rule as `Lock`: never run user code while holding it.
-///
-/// One byte, inline in its owner: `locked`, and `parked` while a thread waits. Taking and giving it
-/// back uncontended is one compare-and-swap each. A thread that finds it taken sets `parked` and
-/// blocks in the kernel (`Parking`, at the lock's address); the holder, seeing `parked`, gives the
-/// lock back and wakes them, and they try again (a thread arriving meanwhile may take it first), or,
-/// when its `Parking` bucket says a waiter is due, hands the lock over (`handedOver`) to the first of
-/// them to wake, so that none starves. Never spins. Assumes the lock's address is the same for every
-/// thread that takes it (a noncopyable value stored in an object keeps its address). Proved by `ShortLockTests`, and `StressTests` and
-/// `ConcurrencyTests` under ThreadSanitizer (which sees the atomics and `Parking`'s pthreads).
+/// A one-byte lock for short sections that call no user code. Contended, a thread sets `parked` and
+/// blocks in the kernel (`Parking`); the holder wakes it, or hands the lock over so none starves.
+/// Never spins. Assumes one address for every thread (a noncopyable value in an object). Proved by
+/// `ShortLockTests`, `StressTests` and `ConcurrencyTests` (TSan).
 struct ShortLock: ~Copyable, @unchecked Sendable {
     private let state = Atomic<UInt8>(0)
     private static var locked: UInt8 { 1 }

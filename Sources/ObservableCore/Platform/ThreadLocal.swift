@@ -8,14 +8,8 @@ import Musl
 import Android
 #endif
 
-/// The library's per-thread values, behind one pthread key: the tracking evaluation running on this
-/// thread, the manual changes announced on it and not yet sent, and the sets of watched lists it is
-/// inside (`SetExtent`).
-///
-/// Assumes each slot is written by one user, always with objects of one class, which reads it back
-/// as that class (`unsafeDowncast`, unchecked in release builds). Proved by `ThreadLocalTests` (nested
-/// evaluations; a thread that ends between `willChangeValue` and `didChangeValue` frees what it
-/// announced) and by the concurrent evaluations of `ConcurrencyTests` under ThreadSanitizer.
+/// The library's per-thread values behind one pthread key. Assumes each slot holds objects of one
+/// class (read back with `unsafeDowncast`). Proved by `ThreadLocalTests`, `ConcurrencyTests` (TSan).
 final class ThreadLocal {
     enum Slot: Int {
         case trackingFrame
@@ -38,10 +32,7 @@ final class ThreadLocal {
         return value.map { unsafeDowncast($0, to: Value.self) }
     }
 
-    /// Replaces the object in `slot` on this thread and returns the one it replaces (which is
-    /// released when the caller drops it; the last one stored is released when the thread ends). A
-    /// scope that installs a value and later restores the previous one looks the storage up once each
-    /// way.
+    /// Replaces the object in `slot` on this thread and returns the one it replaces.
     @discardableResult
     static func exchange(_ slot: Slot, _ value: AnyObject?) -> AnyObject? {
         let storage: ThreadLocal

@@ -1,13 +1,7 @@
 import Synchronization
 
-/// A fixed number of atomic slots, each empty or holding an unretained reference, read and written
-/// without a lock: a direct-mapped cache in front of a table that takes a lock (`KeyPathResolutions`).
-///
-/// Assumes that every object stored outlives the slots, so that a reader never reaches a freed one:
-/// the owner keeps every object it ever stores (`KeyPathResolutions.made`, for the life of the
-/// process). A store publishes the object's initialisation (releasing; loads are acquiring). Proved
-/// by `UnretainedSlotsTests` (threads storing and reading the same slots; every object read is one
-/// stored there, whole) under ThreadSanitizer and AddressSanitizer in `.ci/run`.
+/// A lock-free direct-mapped cache of unretained references. Assumes every object stored outlives
+/// the slots (`KeyPathResolutions.made`). Proved by `UnretainedSlotsTests` (TSan, ASan).
 struct UnretainedSlots<Object: AnyObject>: ~Copyable, @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Atomic<Unmanaged<Object>?>>
     /// How many slots there are: a power of two, so an index is a hash masked by `count - 1`.

@@ -1,14 +1,6 @@
-/// A value lent by address with its type erased: how a set hands a property's old and new values to
-/// its list's entries, which are not generic, without boxing them or looking up type metadata.
-///
-/// Assumes that a borrowed value is read only during the call it is lent to (`lend`), and only as
-/// the type it was lent as. The second holds because a slot's list receives the values of one
-/// property only (`ListSlot.unretainedObservers`), and every function that reads them was
-/// compiled for that property's type: `TypedDirectObservation.notifyFunction`,
-/// `PathObservation.leafDeliveryFunction` (only for a path `PathProof` proved to end at that
-/// property) and the slot's `LeafWrap`. Proved by `ObserverSemanticsTests` (random programs on
-/// models and their plain twins, values compared) and `ProofEquivalenceTests` (proven leaf changes
-/// against evaluated ones), under AddressSanitizer in `.ci/run`.
+/// A value lent by address with its type erased, so a set hands values to non-generic entries
+/// without boxing. Assumes it is read only during the call, as the type it was lent as (a slot's
+/// list hears one property). Proved by `ObserverSemanticsTests` and `ProofEquivalenceTests` (ASan).
 @usableFromInline @frozen
 struct BorrowedValue {
     @usableFromInline let address: UnsafeRawPointer
@@ -63,9 +55,7 @@ struct BorrowedValue {
     }
 }
 
-/// Initialises an `Optional<Value>` at the address given from the borrowed `Value`, for the `Value`
-/// of one `@Observed` property (`BorrowedValue.initializeOptional`); specialised in the getter's
-/// module.
+/// Initialises an `Optional<Value>` at the address from the borrowed `Value`.
 @usableFromInline
 typealias LeafWrap = (BorrowedValue, UnsafeMutableRawPointer) -> Void
 

@@ -4,11 +4,8 @@ import Synchronization
 /// values through one indirect call of `notify`. Not generic: the typed handler is the subclass's.
 @usableFromInline
 class DirectObservation: ListEntry, @unchecked Sendable {
-    // Whether the observation is active is `AnyObservation.state`; its options are
-    // `ListEntry.options` (they fill the padding after `state`).
     @usableFromInline let keyPath: InternedKeyPath
-    // Written by `register` before the list publishes the observation, read only after; retained by
-    // hand (released in `deinit`), so `didCancel` reaches it without retain and release.
+    // Written by `register` before publication; retained by hand so `didCancel` needs no retain.
     @exclusivity(unchecked) private var list: Unmanaged<ObserverList>?
 
     /// `notify` checks ``isActive`` before calling anything: a cancelled observation is never called.
@@ -18,8 +15,7 @@ class DirectObservation: ListEntry, @unchecked Sendable {
         super.init(options: options, notify: notify)
     }
 
-    /// Adds the observation to `list`, which its caller keeps alive; it is ended at once if the
-    /// object is being deallocated.
+    /// Adds the observation to `list`; ended at once if the object is being deallocated.
     func register(in list: Unmanaged<ObserverList>) {
         self.list = list.retain()
         if !list._withUnsafeGuaranteedRef({ $0.add(self) }) { state.store(0, ordering: .releasing) }
@@ -43,8 +39,7 @@ class DirectObservation: ListEntry, @unchecked Sendable {
     }
 }
 
-/// A direct observation with its handler, typed. Created (and its `notify` function specialised)
-/// where `observe` is called.
+/// A direct observation with its handler, typed, specialised where `observe` is called.
 @usableFromInline
 class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchecked Sendable {
     @usableFromInline final let handler: (Root, ObservedChange<Value>) -> Void
@@ -72,20 +67,17 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
         super.init(options: [.old, .new], keyPath: keyPath, handler: handler, notify: notify)
     }
 
-    /// The class's identity, for `sharesChange`: a set looks it up once (for a generic class it is a
-    /// call), not once per entry.
+    /// The class's identity, looked up once per set (a call for a generic class).
     @inlinable @inline(__always)
     static var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
-    /// Whether `entry` is a live observation of the class whose `identity` is given: one a set may
-    /// call with the change it built once (`deliverFirst`, `deliver`) instead of through its `notify`.
+    /// Whether `entry` is a live observation of that class, which a set calls with the shared change.
     @inlinable @inline(__always)
     static func sharesChange(_ entry: ListEntry, identity: ObjectIdentifier) -> Bool {
         ObjectIdentifier(type(of: entry)) == identity && entry.state.load(ordering: .acquiring) != 0
     }
 
-    /// Builds the change for the first entry `sharesChange` accepted and calls its handler with it;
-    /// returns the change for the others (`deliver(_:to:_:)`).
+    /// Builds the change for the first accepted entry and calls it; returns the change for the others.
     @inlinable @inline(__always)
     static func deliverFirst(
         to entry: ListEntry, _ object: Root, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
@@ -98,7 +90,6 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
         return change
     }
 
-    /// Calls the handler of `entry`, which `sharesChange` accepted, with `change`.
     @inlinable @inline(__always)
     static func deliver(_ change: inout ObservedChange<Value>, to entry: ListEntry, _ object: Root) {
         // Its class says that the handler takes a `Root` and a change of `Value`.
@@ -129,7 +120,6 @@ final class HookedDirectObservation<Root: AnyObject, Value>: TypedDirectObservat
 }
 
 extension DirectObservation {
-    /// The direct observation for these options: the default options' class, or the one with a hook.
     @inlinable
     static func make<Root: AnyObject, Value>(
         options: ObservationOptions, keyPath: InternedKeyPath, onObservedDeallocated: DeallocationHook?,
@@ -148,8 +138,7 @@ extension DirectObservation {
 }
 
 extension TypedDirectObservation {
-    /// The notify function for `options`, compiled where the inlinable caller is; it captures nothing,
-    /// so allocates nothing.
+    /// The notify function for `options`, compiled where the caller is; captures nothing.
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
         options.isDefault

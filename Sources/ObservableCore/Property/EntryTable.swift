@@ -1,16 +1,8 @@
-/// The entries of one list in one allocation: a header, then `capacity` slots, each `nil` (a hole
-/// left by a cancelled observation) or holding one strong reference to its entry. Not a class: it
-/// is published to sets as a bare pointer (`ObserverList.published`) and read without reference
-/// counting, its lifetime managed by its list. Not a `ManagedBuffer` either, for the same reason: that
-/// is a reference-counted object, whose lifetime would still be managed by hand here (through
-/// `Unmanaged`), with a count nobody uses and an object header in front of the slots.
-///
-/// Assumes that `raw` is an allocation made by `allocate(capacity:)` and not yet freed, that the
-/// slots below `count` are initialised and the others are not, and that only its list's lock holder
-/// changes it, in place only while no set reads it (`ReadGate`). Every operation on its memory is
-/// here. Proved by `EntryTableTests` (growing, copying, compacting, taking and destroying, with the
-/// entries' lifetimes checked) and by `StressTests` and `ConcurrencyTests`, under AddressSanitizer
-/// and ThreadSanitizer in `.ci/run`.
+/// The entries of one list in one allocation: a header, then `capacity` slots, each `nil` (a hole)
+/// or one strong reference. Not a class nor `ManagedBuffer`: published to sets as a bare pointer.
+/// Assumes `raw` is a live allocation of `allocate(capacity:)`, slots below `count` initialised, and
+/// only the list's lock holder changes it, in place only while no set reads (`ReadGate`). Proved by
+/// `EntryTableTests`, `StressTests`, `ConcurrencyTests` under ASan and TSan.
 @usableFromInline
 struct EntryTable {
     @usableFromInline
@@ -138,9 +130,7 @@ struct EntryTable {
     }
 }
 
-/// A run of list entries a change is delivered to, borrowed: whoever hands it out keeps the entries
-/// alive, and in place, while it is used (a set's read of its list, see `ReadGate`; a manual change's
-/// `RetainedEntries`). `nil` slots are holes left by cancelled observations.
+/// A borrowed run of list entries: whoever hands it out keeps them alive and in place while used.
 @usableFromInline
 struct EntryRun {
     @usableFromInline let slots: UnsafePointer<Unmanaged<ListEntry>?>

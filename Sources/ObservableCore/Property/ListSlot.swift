@@ -1,10 +1,7 @@
 import Synchronization
 
-/// Where an instance keeps one property's observer list: one atomic reference, `nil` until the
-/// property is first observed on that instance, then the list, which the slot owns. When the
-/// instance is deallocated the slot's `deinit` ends the list, which ends every observation
-/// registered in it: that is the dealloc-time cleanup. `ObservationSlot`, the field the macro
-/// declares, is this and nothing else.
+/// Where an instance keeps one property's observer list: `nil` until first observed, then the list,
+/// which the slot owns and ends with the instance.
 @usableFromInline
 struct ListSlot: ~Copyable, @unchecked Sendable {
     @usableFromInline
@@ -21,22 +18,15 @@ struct ListSlot: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// The slot at `offset` bytes into `object`: how registration, string key paths and stored paths
-    /// reach a property's list without its accessors. Assumes `offset` is a slot's offset in
-    /// `object`'s class, as a getter reported it or the class's list found it (both `offset(in:)`),
-    /// and that the caller keeps `object` alive while it uses the pointer. Proved by `SlotOffsetTests`
-    /// (the two agree on every shape of class), `KeyPathInterningTests`, `StringKeyPathTests` and
-    /// `StoredPathTests`.
+    /// The slot at `offset` bytes into `object`. Assumes `offset` is one `offset(in:)` found for the
+    /// class and the caller keeps `object` alive. Proved by `SlotOffsetTests`, `StringKeyPathTests`.
     static func at(_ offset: Int, in object: AnyObject) -> UnsafePointer<ListSlot> {
         UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             .advanced(by: offset).assumingMemoryBound(to: ListSlot.self)
     }
 
-    /// This slot's offset in `object`, the instance whose field it is, which the caller keeps alive:
-    /// how the runtime learns where a property's slot is from its getter's `access` call. Assumes a
-    /// borrowed slot is its field, at the field's address: it cannot be copied, and holds an atomic,
-    /// which has one address. Proved by `SlotOffsetTests`; a learnt offset is used only after the
-    /// slot there is seen to hold the list the getter reported.
+    /// This slot's offset in `object`. Assumes a borrowed slot is its field (noncopyable, holding an
+    /// atomic, so one address). Proved by `SlotOffsetTests`.
     func offset(in object: AnyObject) -> Int {
         UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).distance(
             to: withUnsafePointer(to: self) { UnsafeRawPointer($0) })

@@ -12,13 +12,12 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         slot = ListSlot()
     }
 
-    /// `true` while some thread is resolving a key path: only then does a getter call `access`.
+    /// `true` while some thread resolves a key path: only then does a getter call `access`.
     @inlinable
     public static var isTracking: Bool {
         _trackingIsActive()
     }
 
-    /// `true` once the property has been observed on this instance. The setter's fast path.
     @inlinable
     public var isObserved: Bool {
         _listAddress() != nil
@@ -42,8 +41,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         access(object, storedStrongly: true, keyPaths)
     }
 
-    /// `access` with the property's storage reader, which a proven path reads at each re-wire
-    /// (`StoredPath`) instead of the key path.
+    /// `access` with the property's storage reader, which a proven path reads (`StoredPath`).
     @inlinable @inline(__always)
     public func access<Object: AnyObject, Value>(
         _ object: Object,
@@ -145,7 +143,6 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         return willSet(object, oldValue, keyPath)
     }
 
-    /// After the store: delivers the notification to the observers snapshotted by `willSet`.
     @inlinable
     public func didSet<Object: AnyObject, Value>(_ object: Object, _ change: PendingChange<Value>?, _ newValue: Value) {
         guard let change else { return }
@@ -162,7 +159,6 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         didSet(object, change, newValue)
     }
 
-    /// A collection of `Equatable` elements: the insertion, removal or replacement, by comparison.
     @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: Object, _ change: PendingChange<C>?, _ newValue: C
@@ -171,7 +167,6 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         didMutate(object, change, newValue, same: ==)
     }
 
-    /// After an in-place mutation of a collection of class references, compared by identity.
     @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: Object, _ change: PendingChange<C>?, _ newValue: C
@@ -180,7 +175,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
         didMutate(object, change, newValue, same: ===)
     }
 
-    /// Both of the above apply to `Equatable` classes: their `==` decides.
+    /// For `Equatable` classes, `==` decides.
     @inlinable @inline(__always)
     public func didMutate<Object: AnyObject, C: RandomAccessCollection & RangeReplaceableCollection>(
         _ object: Object, _ change: PendingChange<C>?, _ newValue: C
@@ -200,7 +195,6 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation.detected(from: change.oldValue, to: newValue))
     }
 
-    /// The collection overloads' common body.
     @inlinable
     func didMutate<Object: AnyObject, C: RandomAccessCollection>(
         _ object: Object, _ change: PendingChange<C>, _ newValue: C, same: (C.Element, C.Element) -> Bool
@@ -210,7 +204,6 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
             CollectionMutation(from: change.oldValue, to: newValue, same: same))
     }
 
-    /// Inlinable, with the delivery loop, into the setter's slow path.
     @inlinable
     func snapshot() -> SetSnapshot? {
         // The slot owns the list while the instance lives, and the setter holds the instance.
@@ -241,7 +234,6 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
 }
 
 extension ObservationSlot {
-    /// What `willSet` captures before the store: who is notified after it, and the old value.
     public struct PendingChange<Value> {
         @usableFromInline let snapshot: SetSnapshot
         @usableFromInline let oldValue: Value

@@ -6,8 +6,7 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
     /// One property: its name, its storage, and how it is declared.
     public struct Entry: @unchecked Sendable {  // immutable
         let name: String
-        /// The property's storage; `nil` for an `@Observed override`, whose storage is the
-        /// superclass's property.
+        /// The property's storage; `nil` for an `@Observed override`.
         let storage: Storage?
         let valueType: Any.Type
         let flags: Flags
@@ -21,8 +20,7 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
             self.flags = flags
         }
 
-        /// An `@Observed override` of a superclass's property, of type `Value`: it has no storage of its
-        /// own; it reads the superclass's.
+        /// An `@Observed override` of a superclass's property: it reads the superclass's storage.
         public init<Value>(_ name: String, overriding _: Value.Type, _ flags: Flags = [.override]) {
             self.name = name
             storage = nil
@@ -31,8 +29,7 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
         }
     }
 
-    /// A property's storage: its type, and its value in an instance of the class (or of a subclass),
-    /// as `Any`; `nil` for an object of another class.
+    /// A property's storage: its type, and its value in an instance as `Any` (`nil` for another class).
     struct Storage: @unchecked Sendable {  // immutable: reads storage the class made nonisolated
         let valueType: Any.Type
         let read: (AnyObject) -> Any?
@@ -78,8 +75,7 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
         public static let existential = Flags(rawValue: 1 << 4)
     }
 
-    /// Where each listed property's slot is in an instance, in the order of the entries: the macro's
-    /// `slots` closure appends each slot of the instance it is given.
+    /// Where each listed property's slot is in an instance, in the order of the entries.
     public struct SlotOffsets {
         let object: AnyObject
         var offsets: [Int] = []
@@ -109,11 +105,9 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
         }
     }
 
-    /// The list of the nearest listed superclass.
     var inherited: ObservedPropertyList? { inheritedList.first }
 
-    /// The offsets of this class's own slots in `object`, an instance of `type` or of a subclass, in
-    /// the order of `entries`.
+    /// The offsets of this class's own slots in `object`, in the order of `entries`.
     func slotOffsets(in object: AnyObject) -> [Int] {
         var offsets = SlotOffsets(object: object)
         slots(object, &offsets)

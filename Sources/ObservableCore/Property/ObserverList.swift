@@ -5,15 +5,13 @@ import Synchronization
 /// lock or reference counting, through `gate`; changes take the lock and never call user code.
 @usableFromInline
 final class ObserverList: @unchecked Sendable {
-    /// Serialises changes to the list; a set never takes it.
     private let lock = ShortLock()
     /// Who reads the table, whether a change writes it, and the stamp of the latest set (`LeafPathLink`).
     @usableFromInline let gate = ReadGate()
-    /// The table sets read. Replaced only under `lock`.
+    /// The table sets read; replaced only under `lock`.
     @usableFromInline let published: Atomic<UnsafeMutableRawPointer>
     @usableFromInline let liveCount = Atomic<Int>(0)
-    /// Whether an entry waits to learn the property's key (`ObservedPropertyKey`); it makes a set run
-    /// the `willChange` pass. Written under `lock`.
+    /// Whether an entry waits to learn the property's key, making sets run `willChange`. Under `lock`.
     @usableFromInline let awaitingKey = Atomic<Bool>(false)
     // Guarded by `lock`.
     @exclusivity(unchecked) private var table: EntryTable
@@ -28,12 +26,9 @@ final class ObserverList: @unchecked Sendable {
     }
 
     deinit {
-        // Nobody reads any more: the instance that owned the list is gone.
         table.destroy()
         for old in retired { old.destroy() }
     }
-
-    // MARK: Reading (a set)
 
     /// Begins a set's read; the entries stay alive and in place until `endRead()`.
     @inlinable
@@ -63,7 +58,6 @@ final class ObserverList: @unchecked Sendable {
         if gate.isWatched { SetExtent.leave(ObjectIdentifier(self)) }
     }
 
-    /// Counts this list's sets in their thread's `SetExtent` from now on.
     func watchSetExtent() {
         gate.watch()
     }
@@ -91,7 +85,6 @@ final class ObserverList: @unchecked Sendable {
         for old in freed { old.destroy() }
     }
 
-    /// Under `lock`, with no reader: the retired tables, to be destroyed after the lock.
     private func takeRetired() -> FreedTables {
         guard !retired.isEmpty else { return nil }
         var taken: [EntryTable] = []
@@ -100,14 +93,11 @@ final class ObserverList: @unchecked Sendable {
         return taken
     }
 
-    // MARK: Changing (registration, cancellation, the end)
-
     /// Runs `body` on the table under `lock`, in place when no set reads it, else on a copy. Always
     /// inlined: as a call, its captures would be retained.
     @inline(__always)
     private func change<Result>(minimumCapacity: Int, _ body: (inout EntryTable) -> Result) -> (Result, FreedTables) {
         if gate.tryBeginWriting() {
-            // Nobody reads, and a set that begins now waits: change the table in place.
             let freed = takeRetired()
             if table.capacity < minimumCapacity {
                 table = table.grown(to: Swift.max(minimumCapacity, table.capacity * 2))
@@ -133,7 +123,6 @@ final class ObserverList: @unchecked Sendable {
     /// A large table left empty is freed; a small one is kept for the next observation.
     private static func shrinkIfEmpty(_ table: inout EntryTable) {
         guard table.count == 0, table.capacity > 16 else { return }
-        // With no entries, what is left counted is the list's own wait for its key.
         let willChangeCount = table.willChangeCount
         table.deallocate()
         table = EntryTable.allocate(capacity: 4)
@@ -166,7 +155,6 @@ final class ObserverList: @unchecked Sendable {
             guard isRegistered(entry) else { return (nil, nil) }
             let index = entry.index
             return change(minimumCapacity: 0) { table in
-                // Moved out, not copied: released after the lock.
                 let removed = table.take(at: index)
                 entry.index = -1
                 let live = liveCount.load(ordering: .relaxed) - 1
@@ -190,7 +178,6 @@ final class ObserverList: @unchecked Sendable {
     @inlinable
     var awaitsPropertyKey: Bool { awaitingKey.load(ordering: .relaxed) }
 
-    /// Hands the property's key to every entry and stops awaiting it, under the lock.
     @usableFromInline @inline(never)
     func learn(_ key: ObservedPropertyKey) {
         let freed: FreedTables = lock.withLock {
@@ -216,7 +203,6 @@ final class ObserverList: @unchecked Sendable {
         Self.destroy(freed)
     }
 
-    /// Under `lock`: whether `entry` is in this list now (its index says where, if anywhere).
     private func isRegistered(_ entry: ListEntry) -> Bool {
         let index = entry.index
         return !isEnded && index >= 0 && index < table.count
@@ -245,7 +231,6 @@ final class ObserverList: @unchecked Sendable {
         return entries.isEmpty ? nil : RetainedEntries(entries)
     }
 
-    /// The registered entries of class `Entry` (or a subclass), in registration order.
     func entries<Entry: ListEntry>(of _: Entry.Type) -> [Entry] {
         lock.withLock {
             (0..<table.count).compactMap { index in

@@ -1,9 +1,5 @@
-/// Entries copied out of a list and kept alive: who a change announced by hand is delivered to.
-///
-/// Assumes that each entry it is given carries one retain taken for it (`EntryTable.retainedEntries`),
-/// which its `deinit` releases, and that there is at least one. Proved by `ManualNotificationTests`
-/// and `ThreadLocalTests` (a change announced and never finished frees what it held) under
-/// AddressSanitizer and its leak check in `.ci/run`.
+/// Entries kept alive for a change announced by hand. Assumes one retain each, released in `deinit`.
+/// Proved by `ManualNotificationTests`, `ThreadLocalTests` (LSan).
 final class RetainedEntries {
     private let entries: ContiguousArray<Unmanaged<ListEntry>?>
 

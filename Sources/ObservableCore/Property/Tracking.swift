@@ -3,7 +3,6 @@ import Synchronization
 // `observe` evaluates `root[keyPath: path]` under a per-thread tracking frame; each `@Observed`
 // getter that runs reports to it, and the reports, in order, are the path's dependencies.
 
-/// How many tracking evaluations are running in the process, on any thread.
 let trackingScopes = Atomic<Int>(0)
 
 /// Whether any thread is tracking, out of line and `readnone`: an inline atomic load is an ARC
@@ -35,7 +34,6 @@ struct TrackedProperty {
     var slotOffset: Int? { slotOffsetBits > 0 ? Int(slotOffsetBits) : nil }
 }
 
-/// One `@Observed` property read during a tracking evaluation.
 struct TrackedAccess {
     let object: AnyObject
     let list: ObserverList
@@ -67,7 +65,6 @@ extension [TrackedAccess] {
     }
 }
 
-/// The accesses recorded on one thread during one evaluation.
 final class TrackingFrame {
     // One thread, never across a call out: no exclusivity checks. Room for a typical path's reads.
     @exclusivity(unchecked) private(set) var accesses: [TrackedAccess] = []
@@ -91,7 +88,6 @@ final class TrackingFrame {
         if storedValueReaders != nil { storedValueReaders!.append(stored()) }
     }
 
-    /// The frame installed on the current thread, if it is evaluating with tracking.
     static var current: TrackingFrame? {
         ThreadLocal.get(.trackingFrame, as: TrackingFrame.self)
     }
@@ -105,7 +101,6 @@ enum Tracking {
         evaluate { root[keyPath: keyPath] }
     }
 
-    /// Runs `body`, returning its result and the `@Observed` properties it read.
     static func evaluate<Value>(_ body: () -> Value) -> (value: Value, accesses: [TrackedAccess]) {
         let frame = TrackingFrame()
         let value = withFrame(frame, body)
@@ -124,7 +119,6 @@ enum Tracking {
         untracked { root[keyPath: keyPath] }
     }
 
-    /// Runs `body` without recording anything, even inside a tracking evaluation further up.
     static func untracked<Value>(_ body: () -> Value) -> Value {
         withFrame(nil, body)
     }

@@ -7,11 +7,9 @@ struct KeyedValue {
     /// The type of the value kept in `bytes`; `nil` when there is none or it is kept otherwise.
     @usableFromInline let bytesType: Any.Type?
     @usableFromInline let bytes: Bytes
-    /// The value when it is a `String`, the one common value that is not bitwise-copyable, kept
-    /// without a box.
+    /// The value when it is a `String`, kept without a box.
     @usableFromInline let string: String?
-    /// The value when it is an object, or the box of any other value (`KeyedValueBox`, which no
-    /// value can be: the type is internal).
+    /// The value when it is an object, or the box of any other value.
     @usableFromInline let reference: AnyObject?
 
     @usableFromInline
@@ -39,8 +37,7 @@ struct KeyedValue {
         self.init(Value.self, bytes: bytes)
     }
 
-    /// `value`, of a type that is not kept as bytes (`keepsBytes`), not an optional and not an
-    /// existential, kept as it is: a `String` or an object as itself, any other value in a box.
+    /// `value`, not kept as bytes, nor optional nor existential: itself, or boxed.
     init<Value>(keeping value: Value) {
         bytesType = nil
         bytes = (0, 0)
@@ -70,8 +67,7 @@ struct KeyedValue {
     /// The value as a `Value`, as `any as? Value` gives it; loaded directly when it is exactly one.
     @inlinable @inline(__always)
     func value<Value>(as _: Value.Type) -> Value? {
-        // The calls out of line take scalars, not the value: passing it would copy it to the stack
-        // in wider loads than the stores that just made it, which stalls.
+        // Out-of-line calls take scalars: passing the value would copy it in wider loads, which stalls.
         if let bytesType {
             guard bytesType == Value.self else { return Self.cast(bytesType, bytes, to: Value.self) }
             return withUnsafeBytes(of: bytes) { $0.load(as: Value.self) }

@@ -1,11 +1,5 @@
-/// Reads a lent value of one property's type as a string key path's change keeps it (`KeyedValue`):
-/// unwrapped from any optionals, by its dynamic type, as its bytes when the type allows. Made once
-/// per observation, for the property's stored type; a value of 8 bytes is copied by the caller
-/// itself (`word`), without a call.
-///
-/// Assumes, as `BorrowedValue` does, that every value lent to it is of that type, and that the 8
-/// bytes of a value that `KeyedValue.keepsBytes` are its whole representation. Proved by
-/// `KeyedValueTests`.
+/// Reads a lent value of one property's type as a `KeyedValue`. Assumes, as `BorrowedValue`, every
+/// value is of that type. Proved by `KeyedValueTests`.
 struct KeyedValueReader {
     /// The type of values of 8 bytes kept as bytes, which a caller reads with `word`; `nil` for any
     /// other type.

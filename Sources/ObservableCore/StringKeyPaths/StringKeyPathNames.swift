@@ -1,7 +1,4 @@
-/// The strings that string key path observations stand for, by the stand-in key path each carries
-/// (see `StringKeyPath`), so that the descriptions of live observations name `"address.city"` and
-/// each change names its path. A stand-in is interned, so it lives for ever, and so does its name
-/// here.
+/// The strings string key path observations stand for, by stand-in key path; kept for ever.
 enum StringKeyPathNames {
     private static let lock = Lock()
     // Guarded by `lock`. Holds every name strongly, for ever.
@@ -25,12 +22,8 @@ enum StringKeyPathNames {
     }
 }
 
-/// The name of a string key path, as a change carries it: without reference counting, because
-/// `StringKeyPathNames` keeps every name for the life of the process.
-///
-/// Assumes that `text` came from `StringKeyPathNames.record`, which never lets one go. Proved by
-/// `KeyedValueTests` (a change kept after its observation, its object and its string are gone
-/// still names its path) under AddressSanitizer in `.ci/run`.
+/// A string key path's name, held unretained. Assumes it came from `StringKeyPathNames.record`,
+/// which never frees one. Proved by `KeyedValueTests` (ASan).
 struct StringKeyPathName: @unchecked Sendable {  // immutable; the text is immutable and immortal
     unowned(unsafe) let text: Text
 
