@@ -179,11 +179,12 @@ extension KeyValueObservableMacro: ExtensionMacro {
         // `KeyValueObservable` by hand lacks the listing.
         guard protocols.contains(where: PropertyList.isListingProtocol) else { return [] }
         let missing = Set(protocols.map(PropertyList.unqualifiedName))
-        var conformances = ["KeyValueObservable", "ObservedPropertyListing"].filter(missing.contains)
         // With `@Observable` (an error) the member role writes no list to conform with.
-        if declaration.as(ClassDeclSyntax.self)?.hasObservableMacro == true { conformances.removeLast() }
+        let lists = declaration.as(ClassDeclSyntax.self)?.hasObservableMacro != true
+        let conformances = ["KeyValueObservable", "ObservedPropertyListing"].filter {
+            missing.contains($0) && (lists || $0 != "ObservedPropertyListing")
+        }.map { "ObservableCore." + $0 }
         // Laid out as the formatter lays it out (see `LaidOutSyntax`).
-        conformances = conformances.map { "ObservableCore." + $0 }
         let text = "extension \(type.trimmed): \(conformances.joined(separator: ", ")) {\n}"
         return [LaidOutSyntax.extensionDeclaration(text)]
     }
