@@ -139,7 +139,7 @@ struct PathLinks {
 /// nothing. Layout: `ListEntry`'s fields only (`PathObservationLayoutTests`).
 class PathLink: ListEntry, @unchecked Sendable {
     final let list: ObserverList
-    /// The path observation, owned. A class reference: an existential was retained per change.
+    /// The path observation, owned. A class reference: an existential would be retained per change.
     final let observation: PathObservationBase
 
     init(list: ObserverList, observation: PathObservationBase) {
