@@ -11,7 +11,9 @@
 #   MODELS="annotated-observable observable" WORK=/tmp/ct Benchmarks/compile-time.sh
 #   CLASSES=50 PROPERTIES=4 RUNS=1 CONFIG=release Benchmarks/compile-time.sh
 # FLOOR=1 adds the floor: the same models with the macros' expansion written out by hand
-# (written-out-model.py), which no macro runs for: what the expanded code costs by itself.
+# (written-out-model.py), which no macro runs for: what the expanded code costs by itself; and the
+# floor of any such macro on the stock plugin loop: MinimalMacro/, which generates the least a
+# will/did, old/new macro must, built as ours is, and that expansion written out.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -23,7 +25,7 @@ work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/compile-time.XXXXXX")}
 
 models="observed annotated observable"
 [ -n "${ALL:-}" ] && models="$models annotated-observable annotated-codable observable-codable"
-[ -n "${FLOOR:-}" ] && models="$models annotated-written-out annotated-observable-written-out observable-written-out"
+[ -n "${FLOOR:-}" ] && models="$models annotated-written-out annotated-observable-written-out observable-written-out minimal minimal-written-out"
 models=${MODELS:-$models}
 
 generate() { # $1: a model of $models
@@ -36,6 +38,7 @@ generate() { # $1: a model of $models
         case "$kind" in
             observable*) echo "import Observation" ;;
             annotated-observable) printf 'import Observation\nimport ObservableCore\n' ;;
+            minimal) echo "import Minimal" ;;
             *) echo "import ObservableCore" ;;
         esac
         for ((c = 0; c < classes; c++)); do
@@ -46,6 +49,7 @@ generate() { # $1: a model of $models
                 annotated-codable) echo "@KeyValueObservable public final class Model$c: Codable {" ;;
                 observable) echo "@Observable public final class Model$c {" ;;
                 observable-codable) echo "@Observable public final class Model$c: Codable {" ;;
+                minimal) echo "@MinimalKVO public final class Model$c {" ;;
             esac
             if [ "$kind" = observed ]; then
                 for ((p = 0; p < properties; p++)); do echo "    @Observed public var p$p: Int = $p"; done
@@ -62,7 +66,18 @@ setup() { # $1: a model of $models
     local kind=$1 dir="$work/$1"
     mkdir -p "$dir/Sources/Model"
     generate "$kind" "$dir/Sources/Model/Model.swift"
-    if [[ "$kind" != observable* ]]; then
+    if [[ "$kind" == minimal* ]]; then
+        cat > "$dir/Package.swift" <<PKG
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "MinimalModel",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "$here/MinimalMacro")],
+    targets: [.target(name: "Model", dependencies: [.product(name: "Minimal", package: "MinimalMacro")])],
+    swiftLanguageModes: [.v6])
+PKG
+    elif [[ "$kind" != observable* ]]; then
         cat > "$dir/Package.swift" <<PKG
 // swift-tools-version: 6.0
 import PackageDescription
@@ -130,3 +145,5 @@ row "@Observable (Observation)" observable observable
 row "floor: @KeyValueObservable's expansion written out, no macro" annotated-written-out observable
 row "floor: … declaring \`Observable\`, written out" annotated-observable-written-out observable
 row "floor: @Observable's expansion written out" observable-written-out observable
+row "floor: the least will/did, old/new macro (MinimalMacro/), same plugin build" minimal observable
+row "floor: … its expansion written out" minimal-written-out observable

@@ -6,7 +6,7 @@ what the expanded code costs the compiler by itself, the floor of any expansion 
 
 KIND: annotated (what `@KeyValueObservable` expands to: `@Observed`'s accessors, storage the list
 reads, and the list), annotated-observable (the same in a class declaring `Observable`), observable
-(`@Observable`'s).
+(`@Observable`'s), minimal (what MinimalMacro/'s `@MinimalKVO` expands to).
 The text is each macro's expansion as the golden tests pin it (ObservableMacrosTests; for
 `@Observable`, `swiftc -Xfrontend -dump-macro-expansions` with this toolchain), local names renamed.
 """
@@ -85,6 +85,18 @@ observable_accessors = """        get {
             }
             yield &_P
         }"""
+minimal_accessors = """        get {
+            _P
+        }
+        set {
+            guard _$registry.isObserved else {
+                _P = newValue
+                return
+            }
+            let change = _$registry.willSet(self, \\.P, _P)
+            _P = newValue
+            _$registry.didSet(change, _P)
+        }"""
 init_accessor = """        @storageRestrictions(initializes: _P)
         init(initialValue) {
             _P = initialValue
@@ -95,6 +107,8 @@ elif kind == "annotated-observable":
     accessors = reporting_accessors
 elif kind == "observable":
     accessors = observable_accessors
+elif kind == "minimal":
+    accessors = minimal_accessors
 else:
     sys.exit(f"unknown kind {kind}")
 accessors = init_accessor + "\n" + accessors
@@ -143,9 +157,11 @@ SLOTS
     }"""
 
 out = []
-if kind != "annotated":
+if kind == "minimal":
+    out.append("import Minimal")
+if kind in ("annotated-observable", "observable"):
     out.append("import Observation")
-if kind != "observable":
+if kind in ("annotated", "annotated-observable"):
     out.append("import ObservableCore")
 for c in range(classes):
     name = f"Model{c}"
@@ -157,14 +173,18 @@ for c in range(classes):
         out.append(f"    public var p{p}: Int = {p} {{\n{body}\n    }}")
         if kind == "observable":
             out.append(f"    @ObservationIgnored private var _p{p}: Int = {p}")
+        elif kind == "minimal":
+            out.append(f"    private var _p{p}: Int = {p}")
     out.append("    public init() {}")
-    if kind != "observable":
+    if kind in ("annotated", "annotated-observable"):
         for p in range(properties):
             out.append(f"\n    private nonisolated(unsafe) var _p{p}: Int = {p}\n\n" + slot.replace("_$P", f"_$p{p}"))
-    if kind != "annotated":
+    if kind in ("annotated-observable", "observable"):
         out.append(registrar_members.replace("CLASS", name))
     if kind == "observable":
         out.append(should_notify)
+    elif kind == "minimal":
+        out.append("    private let _$registry = Minimal.MinimalRegistry()")
     else:
         entries = ",\n".join(f'                .init("p{p}", {{ (object: {name}) in object._p{p} }})' for p in range(properties))
         slots = "\n".join(f"            slots.append(object._$p{p})" for p in range(properties))
@@ -172,6 +192,8 @@ for c in range(classes):
     out.append("}")
     if kind == "observable":
         out.append(f"extension {name}: nonisolated Observation.Observable {{\n}}")
+    elif kind == "minimal":
+        out.append(f"extension {name}: Minimal.MinimalObservable {{\n}}")
     else:
         out.append(f"extension {name}: ObservableCore.KeyValueObservable, ObservableCore.ObservedPropertyListing {{\n}}")
 print("\n".join(out))
