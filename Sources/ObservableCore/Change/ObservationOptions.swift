@@ -1,11 +1,14 @@
-/// What an observation delivers, and when: the options of Cocoa's key-value observing. `.initial`
-/// fires once inside `observe`; each set then sends `.prior` (before the store) and the change.
+/// What an observation delivers, and when: the options of Cocoa's key-value observing, and
+/// ``distinct``. `.initial` fires once inside `observe`; each set then sends `.prior` (before the
+/// store) and the change, which `.distinct` skips when the values are equal.
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
-    /// The options as bits; use the named options (``new``, ``old``, ``initial``, ``prior``) instead.
+    /// The options as bits; use the named options (``new``, ``old``, ``initial``, ``prior``, ``distinct``)
+    /// instead.
     public let rawValue: UInt8
 
     @inlinable
-    /// Options from their bits; use the named options (``new``, ``old``, ``initial``, ``prior``) instead.
+    /// Options from their bits; use the named options (``new``, ``old``, ``initial``, ``prior``,
+    /// ``distinct``) instead.
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
@@ -18,13 +21,17 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
     @inlinable public static var initial: ObservationOptions { ObservationOptions(rawValue: 1 << 2) }
     /// Also notify before each store, with `isPrior == true`.
     @inlinable public static var prior: ObservationOptions { ObservationOptions(rawValue: 1 << 3) }
+    /// Skip a change whose new value equals its old one: `==` for `Equatable` values, identity for
+    /// objects, element by element for optionals and arrays of objects; values that cannot be compared
+    /// are always delivered. A `.prior` notification, sent before the new value is known, is not skipped.
+    @inlinable public static var distinct: ObservationOptions { ObservationOptions(rawValue: 1 << 4) }
 }
 
 extension ObservationOptions: CustomStringConvertible {
     /// The options as they are written: `[.initial, .new]`.
     public var description: String {
         let names: [(ObservationOptions, String)] = [
-            (.initial, ".initial"), (.old, ".old"), (.new, ".new"), (.prior, ".prior"),
+            (.initial, ".initial"), (.old, ".old"), (.new, ".new"), (.prior, ".prior"), (.distinct, ".distinct"),
         ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }
@@ -48,13 +55,37 @@ extension ObservationOptions {
     /// Whether the current value is sent once, from inside `observe`.
     @inlinable var sendsInitial: Bool { contains(.initial) }
 
-    /// Whether the value before a change is needed before the store: for the change's old value, or
-    /// for the notification sent then.
-    @inlinable var needsValueBeforeStore: Bool { carriesOld || sendsPrior }
+    /// Whether changes whose values are equal are skipped.
+    @inlinable var skipsEqualValues: Bool { contains(.distinct) }
 
-    /// The change an observation with these options receives.
+    /// Whether the value before a change is needed when it is delivered: to carry, or to compare.
+    @inlinable var needsOldValue: Bool { carriesOld || skipsEqualValues }
+
+    /// Whether the value before a change is needed before the store: for the change's old value, for
+    /// the comparison, or for the notification sent then.
+    @inlinable var needsValueBeforeStore: Bool { needsOldValue || sendsPrior }
+
+    /// Whether a notification is sent, of any kind of change: one before the store always (only
+    /// entries that asked for `.prior` are called then); one after it unless `.distinct` finds its
+    /// values equal.
+    @inlinable
+    func sends(isPrior: Bool, old: @autoclosure () -> Any?, new: @autoclosure () -> Any?) -> Bool {
+        isPrior || !skipsEqualValues || ValueEquality.areEqual(old(), new()) != true
+    }
+
+    /// The change an observation with these options receives, or `nil` when it is not sent.
     @inlinable
     func change<Value>(
+        old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: InternedKeyPath,
+        mutation: CollectionMutation? = nil
+    ) -> ObservedChange<Value>? {
+        guard sends(isPrior: isPrior, old: old(), new: new()) else { return nil }
+        return contents(old: old(), new: new(), isPrior: isPrior, keyPath: keyPath, mutation: mutation)
+    }
+
+    /// The change, with the values these options carry: the one place an `ObservedChange` is built.
+    @inlinable
+    func contents<Value>(
         old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: InternedKeyPath,
         mutation: CollectionMutation? = nil
     ) -> ObservedChange<Value> {
@@ -71,6 +102,6 @@ extension ObservationOptions {
     /// The change `.initial` delivers: the current value as the new one, nothing old.
     @inlinable
     func initialChange<Value>(_ value: Value, keyPath: InternedKeyPath) -> ObservedChange<Value> {
-        change(old: nil, new: value, isPrior: false, keyPath: keyPath)
+        contents(old: nil, new: value, isPrior: false, keyPath: keyPath)
     }
 }

@@ -110,16 +110,19 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     func deliverLeaf(_ root: Root, _ old: BorrowedValue, _ new: BorrowedValue, _ mutation: CollectionMutation?) {
         // Apart, so that every other change is made (and destroyed) with no mutation to keep.
         if let mutation {
-            return handler(
-                root,
-                requestedOptions.change(
-                    old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath,
-                    mutation: mutation))
+            if let change = requestedOptions.change(
+                old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath,
+                mutation: mutation)
+            {
+                handler(root, change)
+            }
+            return
         }
-        handler(
-            root,
-            requestedOptions.change(
-                old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath))
+        if let change = requestedOptions.change(
+            old: old.read(as: Value.self), new: new.read(as: Value.self), isPrior: false, keyPath: keyPath)
+        {
+            handler(root, change)
+        }
     }
 
     func deliverInitial(_ root: Root, _ value: Value) {
@@ -191,7 +194,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Out of line, so that the type metadata it needs is looked up only for `.prior`.
     @inline(never)
     private func deliverPrior(_ root: Root, _ oldValue: Value) {
-        deliver(root, requestedOptions.change(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
+        deliver(root, requestedOptions.contents(old: oldValue, new: nil, isPrior: true, keyPath: keyPath))
     }
 
     /// Evaluates, re-links and delivers, unless the change's property is no longer read while another
@@ -248,7 +251,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     ) {
         defer { oldBox?.destroy(as: Value.self) }
         let mutation = mutated ? collectionMutation(oldBox: oldBox, leafOld: leafOld, to: newValue) : nil
-        if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.carriesOld {
+        if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.needsOldValue {
             return BorrowedValue.lend(newValue) { new in
                 if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false, mutation) }
                 // Without an old value, none is asked for: the one passed is left out of the change.
@@ -258,18 +261,18 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 }
             }
         }
-        // A string key path, `.prior`, or an unrecorded old value: built here, without closures.
+        // A string key path, `.prior`, `.distinct`, or an unrecorded old value.
         var oldValue: Value?
         if let oldBox {
             oldValue = oldBox.borrowed.read(as: Value.self)
         } else if let leafOld {
             oldValue = leafOld.value(as: Value.self)
         }
-        let change = ObservedChange(
-            kind: mutation?.kind ?? .setting, oldValue: requestedOptions.carriesOld ? oldValue : nil,
-            newValue: requestedOptions.carriesNew ? newValue : nil, isPrior: false, keyPath: keyPath,
-            mutation: mutation)
-        deliver(root, change)
+        if let change = requestedOptions.change(
+            old: oldValue, new: newValue, isPrior: false, keyPath: keyPath, mutation: mutation)
+        {
+            deliver(root, change)
+        }
     }
 
     /// What an in-place mutation did to the path's value; `nil` when not a collection or not kept.

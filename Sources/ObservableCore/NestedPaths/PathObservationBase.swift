@@ -68,14 +68,15 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         withPlan { $0.leafDelivery(self, old, new, wrap, wraps, mutation) }
     }
 
-    /// Whether the value before a change is kept: old value, `.prior`, or a collection's comparison.
+    /// Whether the value before a change is kept: old value, `.prior`, `.distinct`, or a collection's
+    /// comparison.
     final var keepsValueBeforeChange: Bool {
         requestedOptions.needsValueBeforeStore || withPlan { $0.describesCollectionChanges }
     }
 
     /// Whether the value before a change is needed when it is delivered.
     final var needsOldValue: Bool {
-        requestedOptions.carriesOld || withPlan { $0.describesCollectionChanges }
+        requestedOptions.needsOldValue || withPlan { $0.describesCollectionChanges }
     }
 
     /// Before and after a change of one dependency, with `source` and the set's `stamp`, the same pair

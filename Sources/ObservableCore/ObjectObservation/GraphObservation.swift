@@ -87,9 +87,11 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
     private func makeNode(_ object: AnyObject) -> Node {
         let id = ObjectIdentifier(object)
         let location = ChangeLocation(graph: self, node: id)
-        // The nodes want the values of every change: a change of references re-wires the graph.
+        // The nodes want the values of every change, equal ones too: a change of references re-wires
+        // the graph (`.distinct` is applied after).
         let observation = ObjectObservation(
-            of: object, options: options.union([.old, .new]), origin: origin, watchesSetExtent: watchesSetExtent,
+            of: object, options: options.union([.old, .new]).subtracting(.distinct), origin: origin,
+            watchesSetExtent: watchesSetExtent,
             onObservedDeallocated: { self.nodeEnded(id) }
         ) { object, change in
             self.nodeChanged(id, location, object, change)
@@ -204,6 +206,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         if !change.isPrior, change.property._withUnsafeGuaranteedRef({ $0.followsObjects }) {
             rewire(id, object, change)
         }
+        guard options.sends(isPrior: change.isPrior, old: change.oldValue, new: change.newValue) else { return }
         // A new change, field by field (a copy of the whole would go through its value witness).
         let delivered = PropertyChange(
             kind: change.kind, isPrior: change.isPrior, property: change.property, mutation: change.mutation,

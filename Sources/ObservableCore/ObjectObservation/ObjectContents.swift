@@ -45,9 +45,6 @@ protocol ObjectContainer {
     /// Where `child` is among the values held, at any depth (`[2]`, `["key"]`, `[1][0]`); `""` where
     /// the container has no positions (an optional, a set).
     func pathPosition(of child: AnyObject) -> String?
-    /// The values held, in order, for a container with an order (an array, an optional); `nil`
-    /// for a set or a dictionary.
-    var orderedValues: [Any]? { get }
 }
 
 extension ObjectContainer {
@@ -72,7 +69,6 @@ extension Optional: ObjectContainer {
     func pathPosition(of child: AnyObject) -> String? {
         self.flatMap { ObservableCore.pathPosition(of: child, inElement: $0) }
     }
-    var orderedValues: [Any]? { self.map { [$0] } ?? [] }
 }
 
 extension Array: ObjectContainer {
@@ -86,7 +82,6 @@ extension Array: ObjectContainer {
         }
         return nil
     }
-    var orderedValues: [Any]? { map { $0 } }
 }
 
 extension ContiguousArray: ObjectContainer {
@@ -97,7 +92,6 @@ extension ContiguousArray: ObjectContainer {
     func pathPosition(of child: AnyObject) -> String? {
         Array(self).pathPosition(of: child)
     }
-    var orderedValues: [Any]? { map { $0 } }
 }
 
 extension Set: ObjectContainer {
@@ -108,7 +102,6 @@ extension Set: ObjectContainer {
     func pathPosition(of child: AnyObject) -> String? {
         contains { ObservableCore.pathPosition(of: child, inElement: $0) != nil } ? "" : nil
     }
-    var orderedValues: [Any]? { nil }
 }
 
 extension Dictionary: ObjectContainer {
@@ -124,5 +117,4 @@ extension Dictionary: ObjectContainer {
         }
         return nil
     }
-    var orderedValues: [Any]? { nil }
 }

@@ -59,6 +59,11 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     ) {
         guard isActive else { return }
         property._withUnsafeGuaranteedRef { property in
+            guard
+                options.sends(
+                    isPrior: new == nil, old: property.reader.kept(old).any,
+                    new: new.flatMap { property.reader.kept($0).any })
+            else { return }
             // A value of 8 bytes set (the common case): its bytes written straight into the change,
             // made here so that the compiler sees it holds no reference to release afterwards.
             if let new, mutation == nil, let wordType = property.reader.wordType {

@@ -83,9 +83,8 @@ final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObserv
         to entry: ListEntry, _ object: Root, oldValue: Value, newValue: Value, _ mutation: CollectionMutation?
     ) -> ObservedChange<Value> {
         let observation = unsafeDowncast(entry, to: Self.self)
-        let change = ObservedChange(
-            kind: mutation?.kind ?? .setting, oldValue: oldValue, newValue: newValue, isPrior: false,
-            keyPath: observation.keyPath, mutation: mutation)
+        let change = ObservationOptions([.old, .new]).contents(
+            old: oldValue, new: newValue, isPrior: false, keyPath: observation.keyPath, mutation: mutation)
         observation.handler(object, change)
         return change
     }
@@ -176,19 +175,23 @@ extension DirectObservation {
     ) {
         if let newValue {
             if let mutation {
-                deliver(
-                    options.change(
-                        old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
-                        keyPath: keyPath, mutation: mutation))
-            } else {
+                if let change = options.change(
+                    old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
+                    keyPath: keyPath, mutation: mutation)
+                {
+                    deliver(change)
+                }
+            } else if let change = options.change(
                 // A constant `nil` mutation: the change is built without retaining and releasing it.
-                deliver(
-                    options.change(
-                        old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
-                        keyPath: keyPath))
+                old: oldValue.read(as: Value.self), new: newValue.read(as: Value.self), isPrior: false,
+                keyPath: keyPath)
+            {
+                deliver(change)
             }
-        } else {
-            deliver(options.change(old: oldValue.read(as: Value.self), new: nil, isPrior: true, keyPath: keyPath))
+        } else if let change = options.change(
+            old: oldValue.read(as: Value.self), new: nil, isPrior: true, keyPath: keyPath)
+        {
+            deliver(change)
         }
     }
 }

@@ -33,7 +33,9 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
     }
 
     private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?, mutation: CollectionMutation?) {
-        guard isActive else { return }
+        guard isActive,
+            options.sends(isPrior: new == nil, old: keyedValue(old).any, new: new.flatMap { keyedValue($0).any })
+        else { return }
         // An in-place mutation of a collection has a change of its own, so that every other change is
         // made (and destroyed) with its `mutation` known to be `nil`.
         if let mutation {
