@@ -68,13 +68,13 @@ extension ObservationOptions {
     /// Whether a notification is sent, of any kind of change: one before the store always (only
     /// entries that asked for `.prior` are called then); one after it unless `.distinct` finds its
     /// values equal.
-    @inlinable
+    @inlinable @inline(__always)
     func sends(isPrior: Bool, old: @autoclosure () -> Any?, new: @autoclosure () -> Any?) -> Bool {
         isPrior || !skipsEqualValues || ValueEquality.areEqual(old(), new()) != true
     }
 
     /// The change an observation with these options receives, or `nil` when it is not sent.
-    @inlinable
+    @inlinable @inline(__always)
     func change<Value>(
         old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: InternedKeyPath,
         mutation: CollectionMutation? = nil
@@ -84,7 +84,7 @@ extension ObservationOptions {
     }
 
     /// The change, with the values these options carry: the one place an `ObservedChange` is built.
-    @inlinable
+    @inlinable @inline(__always)
     func contents<Value>(
         old: @autoclosure () -> Value?, new: @autoclosure () -> Value?, isPrior: Bool, keyPath: InternedKeyPath,
         mutation: CollectionMutation? = nil

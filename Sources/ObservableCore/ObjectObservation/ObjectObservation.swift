@@ -59,11 +59,6 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     ) {
         guard isActive else { return }
         property._withUnsafeGuaranteedRef { property in
-            guard
-                options.sends(
-                    isPrior: new == nil, old: property.reader.kept(old).any,
-                    new: new.flatMap { property.reader.kept($0).any })
-            else { return }
             // A value of 8 bytes set (the common case): its bytes written straight into the change,
             // made here so that the compiler sees it holds no reference to release afterwards.
             if let new, mutation == nil, let wordType = property.reader.wordType {
@@ -77,6 +72,17 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
             }
             deliverKept(object, property, old, new, mutation)
         }
+    }
+
+    /// `deliver` for `.distinct`: the comparison, then the change if sent.
+    func deliverIfSent(
+        _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
+        _ mutation: CollectionMutation?
+    ) {
+        let reader = property._withUnsafeGuaranteedRef { $0.reader }
+        guard options.sends(isPrior: new == nil, old: reader.kept(old).any, new: new.flatMap { reader.kept($0).any })
+        else { return }
+        deliver(object, property, old, new, mutation)
     }
 
     /// `deliver` for any other value, or a notification before the store, or a collection's mutation.
@@ -148,10 +154,18 @@ final class PropertyEntry: ListEntry, @unchecked Sendable {
     init(observation: ObjectObservation, property: ObjectProperty, options: ObservationOptions) {
         self.observation = observation
         self.property = Unmanaged.passUnretained(property)
-        // A closure, not the static method itself, which would be called through a thunk.
-        super.init(options: options) { entry, object, old, new, mutation, _ in
-            let entry = unsafeDowncast(entry, to: PropertyEntry.self)
-            entry.observation.deliver(object, entry.property, old, new, mutation)
+        // Closures, not the static methods themselves, which would be called through a thunk; with
+        // `.distinct`, its own, so that no other observation pays for the comparison.
+        if options.skipsEqualValues {
+            super.init(options: options) { entry, object, old, new, mutation, _ in
+                let entry = unsafeDowncast(entry, to: PropertyEntry.self)
+                entry.observation.deliverIfSent(object, entry.property, old, new, mutation)
+            }
+        } else {
+            super.init(options: options) { entry, object, old, new, mutation, _ in
+                let entry = unsafeDowncast(entry, to: PropertyEntry.self)
+                entry.observation.deliver(object, entry.property, old, new, mutation)
+            }
         }
     }
 

@@ -18,7 +18,12 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
         self.name = name
         self.keyedValue = KeyedValueReader(for: valueType)
         self.onObservedDeallocated = onObservedDeallocated
-        super.init(options: options, keyPath: keyPath, notify: Self.notify)
+        // With `.distinct`, a notification of its own, so that no other observation pays for it.
+        if options.skipsEqualValues {
+            super.init(options: options, keyPath: keyPath, notify: Self.notifyIfSent)
+        } else {
+            super.init(options: options, keyPath: keyPath, notify: Self.notify)
+        }
     }
 
     /// The entry's notification: `entry` is a `KeyedDirectObservation` of a `Root`'s property, the
@@ -32,10 +37,20 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
             unsafeDowncast(object, to: Root.self), old: old, new: new, mutation: mutation)
     }
 
-    private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?, mutation: CollectionMutation?) {
-        guard isActive,
-            options.sends(isPrior: new == nil, old: keyedValue(old).any, new: new.flatMap { keyedValue($0).any })
+    /// `notify` for `.distinct`: the comparison, then the change if sent.
+    private static func notifyIfSent(
+        _ entry: ListEntry, _ object: AnyObject, _ old: BorrowedValue, _ new: BorrowedValue?,
+        _ mutation: CollectionMutation?, _ stamp: Int
+    ) {
+        let observation = unsafeDowncast(entry, to: Self.self)
+        let read = observation.keyedValue
+        guard observation.options.sends(isPrior: new == nil, old: read(old).any, new: new.flatMap { read($0).any })
         else { return }
+        notify(entry, object, old, new, mutation, stamp)
+    }
+
+    private func deliver(_ object: Root, old: BorrowedValue, new: BorrowedValue?, mutation: CollectionMutation?) {
+        guard isActive else { return }
         // An in-place mutation of a collection has a change of its own, so that every other change is
         // made (and destroyed) with its `mutation` known to be `nil`.
         if let mutation {
