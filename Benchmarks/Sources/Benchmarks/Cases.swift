@@ -306,6 +306,21 @@ func setWithObserversBenchmarks(_ observers: Int) -> [Benchmark] {
             for i in 0..<n { creference_set_relaid(reference, Int64(i)) }
             blackHole(creference_total(reference))
         })
+    if observers == 1 {
+        // A controller's observation: delivered as a token's is, behind the controller's gate.
+        let owner = Tally()
+        let controlled = ObservedModel()
+        let controller = ObservationController(observer: owner)
+        controller.observe(controlled, \.value, options: [.old, .new]) { _, _, change in
+            sink.count &+= change.oldValue! &+ change.newValue!
+        }
+        benchmarks.append(
+            Benchmark(group: group, name: Name.observed + " controller (old+new)") { n in
+                for i in 0..<n { controlled.value = i }
+                blackHole(sink.count)
+                withExtendedLifetime((owner, controller)) {}
+            })
+    }
     // Observation has no persistent observer: each change ends every tracking, which must be armed
     // again (that is what an observer of every change has to do). No old or new value.
     benchmarks.append(

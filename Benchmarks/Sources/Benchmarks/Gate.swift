@@ -26,6 +26,9 @@ let gateCases = [
     GateCase(
         id: "set a String, no observers", group: "set a String, no observers", name: Name.observed,
         iterations: 20_000),
+    GateCase(
+        id: "controller set, 1 observer", group: "set, 1 observer", name: Name.observed + " controller",
+        iterations: 10_000),
     GateCase(id: "set, 10 observers", group: "set, 10 observers", name: Name.observed, iterations: 5_000),
     GateCase(
         id: "nested leaf change", group: "nested path: leaf change", name: Name.observed + " \\.child?.leaf",

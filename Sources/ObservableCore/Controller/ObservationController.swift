@@ -65,7 +65,8 @@ public final class ObservationController<Observer: AnyObject> {
         if let slotOffset {
             let registration = ControllerDirectObservation(
                 objectID: ObjectIdentifier(object), keyPath: keyPath, interned: interned, options: options,
-                observer: observerReference, handler: handler)
+                observer: observerReference, handler: handler,
+                notify: ControllerDirectObservation<Observer, Object, Value>.notifyFunction(options: options))
             register(object, registration) { registration.start(atSlot: slotOffset, of: object, keyPath) }
             return
         }

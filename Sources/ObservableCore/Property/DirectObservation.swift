@@ -39,9 +39,21 @@ class DirectObservation: ListEntry, @unchecked Sendable {
     }
 }
 
+/// A direct observation that receives typed changes: a token's (`TypedDirectObservation`) or a
+/// controller's (`ControllerDirectObservation`). Its notify function and delivery are written once,
+/// in the extension below, and specialised for each where `observe` is called.
+@usableFromInline
+protocol DirectChangeReceiver: DirectObservation {
+    associatedtype Root: AnyObject
+    associatedtype Value
+    /// Hands `change` to the handler, unless the receiver declines it (a controller's replaced
+    /// registration, or one whose observer is gone).
+    func receive(_ root: Root, _ change: ObservedChange<Value>)
+}
+
 /// A direct observation with its handler, typed, specialised where `observe` is called.
 @usableFromInline
-class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchecked Sendable {
+class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, DirectChangeReceiver, @unchecked Sendable {
     @usableFromInline final let handler: (Root, ObservedChange<Value>) -> Void
 
     @inlinable
@@ -51,6 +63,11 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, @unchec
     ) {
         self.handler = handler
         super.init(options: options, keyPath: keyPath, notify: notify)
+    }
+
+    @inlinable @inline(__always)
+    final func receive(_ root: Root, _ change: ObservedChange<Value>) {
+        handler(root, change)
     }
 }
 
@@ -136,7 +153,7 @@ extension DirectObservation {
     }
 }
 
-extension TypedDirectObservation {
+extension DirectChangeReceiver {
     /// The notify function for `options`, compiled where the caller is; captures nothing.
     @inlinable
     static func notifyFunction(options: ObservationOptions) -> EntryNotification {
@@ -154,14 +171,14 @@ extension TypedDirectObservation {
         _ newValue: BorrowedValue?, _ mutation: CollectionMutation?, options: ObservationOptions?
     ) {
         // Only this observation's list entry calls this function, with itself.
-        let observation = unsafeDowncast(entry, to: TypedDirectObservation<Root, Value>.self)
+        let observation = unsafeDowncast(entry, to: Self.self)
         guard observation.isActive else { return }
         // The list belongs to the observed instance and its setter passes that instance.
         let root = unsafeDowncast(object, to: Root.self)
         withChange(
             oldValue, newValue, mutation, options: options ?? observation.options, keyPath: observation.keyPath
         ) { change in
-            observation.handler(root, change)
+            observation.receive(root, change)
         }
     }
 }
