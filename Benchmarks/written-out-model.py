@@ -173,8 +173,6 @@ for c in range(classes):
         out.append(f"    public var p{p}: Int = {p} {{\n{body}\n    }}")
         if kind == "observable":
             out.append(f"    @ObservationIgnored private var _p{p}: Int = {p}")
-        elif kind == "minimal":
-            out.append(f"    private var _p{p}: Int = {p}")
     out.append("    public init() {}")
     if kind in ("annotated", "annotated-observable"):
         for p in range(properties):
@@ -184,6 +182,7 @@ for c in range(classes):
     if kind == "observable":
         out.append(should_notify)
     elif kind == "minimal":
+        out.extend(f"    private var _p{p}: Int = {p}" for p in range(properties))
         out.append("    private let _$registry = Minimal.MinimalRegistry()")
     else:
         entries = ",\n".join(f'                .init("p{p}", {{ (object: {name}) in object._p{p} }})' for p in range(properties))

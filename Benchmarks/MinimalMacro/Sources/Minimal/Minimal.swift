@@ -1,12 +1,11 @@
 /// A class whose stored properties send will/did changes with old and new values.
-@attached(member, names: named(_$registry))
+@attached(member, names: named(_$registry), arbitrary)
 @attached(memberAttribute)
 @attached(extension, conformances: MinimalObservable)
 public macro MinimalKVO() = #externalMacro(module: "MinimalMacros", type: "MinimalKVOMacro")
 
-/// Added by `@MinimalKVO` to each stored `var`: the accessors and their storage.
+/// Added by `@MinimalKVO` to each stored `var`: its accessors (`@MinimalKVO` declares the storage).
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
 public macro MinimalTracked() = #externalMacro(module: "MinimalMacros", type: "MinimalTrackedMacro")
 
 public protocol MinimalObservable: AnyObject {}

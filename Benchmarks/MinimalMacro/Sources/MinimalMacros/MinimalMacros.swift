@@ -12,17 +12,23 @@ public struct MinimalKVOMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        ["private let _$registry = Minimal.MinimalRegistry()"]
+        // Every property's storage here, in the one request per class, as `@KeyValueObservable` does.
+        let storage: [DeclSyntax] = declaration.memberBlock.members.compactMap { member in
+            guard let variable = member.decl.as(VariableDeclSyntax.self), isTracked(variable),
+                let binding = variable.bindings.first, let name = storedName(variable)
+            else { return nil }
+            let type = binding.typeAnnotation.map { "\($0.trimmed)" } ?? ""
+            let value = binding.initializer.map { " \($0.trimmed)" } ?? ""
+            return "private var _\(raw: name)\(raw: type)\(raw: value)"
+        }
+        return storage + ["private let _$registry = Minimal.MinimalRegistry()"]
     }
 
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingAttributesFor member: some DeclSyntaxProtocol, in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
-        guard let variable = member.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var),
-            let binding = variable.bindings.first, binding.accessorBlock == nil,
-            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, !name.hasPrefix("_")
-        else { return [] }
+        guard let variable = member.as(VariableDeclSyntax.self), isTracked(variable) else { return [] }
         return ["@Minimal.MinimalTracked"]
     }
 
@@ -35,7 +41,7 @@ public struct MinimalKVOMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro
     }
 }
 
-public struct MinimalTrackedMacro: AccessorMacro, PeerMacro {
+public struct MinimalTrackedMacro: AccessorMacro {
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
@@ -67,20 +73,14 @@ public struct MinimalTrackedMacro: AccessorMacro, PeerMacro {
         ]
     }
 
-    public static func expansion(
-        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
-        in context: some MacroExpansionContext
-    ) throws -> [DeclSyntax] {
-        guard let variable = declaration.as(VariableDeclSyntax.self), let binding = variable.bindings.first,
-            let name = storedName(declaration)
-        else { return [] }
-        let type = binding.typeAnnotation.map { "\($0.trimmed)" } ?? ""
-        let value = binding.initializer.map { " \($0.trimmed)" } ?? ""
-        return ["private var _\(raw: name)\(raw: type)\(raw: value)"]
-    }
+}
 
-    private static func storedName(_ declaration: some DeclSyntaxProtocol) -> String? {
-        declaration.as(VariableDeclSyntax.self)?.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier
-            .text
-    }
+/// A stored `var` of the class, without accessors: what `@MinimalKVO` tracks.
+private func isTracked(_ variable: VariableDeclSyntax) -> Bool {
+    variable.bindingSpecifier.tokenKind == .keyword(.var) && variable.bindings.first?.accessorBlock == nil
+        && storedName(variable).map { !$0.hasPrefix("_") } == true
+}
+
+private func storedName(_ declaration: some DeclSyntaxProtocol) -> String? {
+    declaration.as(VariableDeclSyntax.self)?.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
 }
