@@ -8,6 +8,9 @@ struct MinimalPlugin: CompilerPlugin {
 }
 
 public struct MinimalKVOMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+    // As ours: swift-syntax's formatting of an expansion costs more than the rest in a debug build.
+    public static var formatMode: FormatMode { .disabled }
+
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
@@ -42,6 +45,8 @@ public struct MinimalKVOMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro
 }
 
 public struct MinimalTrackedMacro: AccessorMacro {
+    public static var formatMode: FormatMode { .disabled }
+
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
