@@ -1,7 +1,8 @@
 import CHeapInfo
 
 // ObservableCore benchmarks: `swift run -c release --package-path Benchmarks [--quick] [--filter TEXT]`;
-// `--gate` runs the speed gate's cases for `.ci/speed-gate.py`.
+// `--gate` runs the speed gate's cases for `.ci/speed-gate.py`, `--walk` Design.md's walks for
+// `.ci/walk-check.py`.
 // Everything runs in one process; ratios compare contenders measured in this same run.
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +12,7 @@ var settings = HarnessSettings()
 var filter: String?
 var gate = false
 var locks = false
+var walks = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -19,10 +21,15 @@ while let argument = arguments.popFirst() {
     case "--samples": settings.samples = Int(arguments.popFirst() ?? "") ?? settings.samples
     case "--gate": gate = true
     case "--locks": locks = true
+    case "--walk": walks = true
     default:
-        print("usage: Benchmarks [--quick] [--filter TEXT] [--samples N] | --gate | --locks [--quick]")
+        print("usage: Benchmarks [--quick] [--filter TEXT] [--samples N] | --gate | --walk | --locks [--quick]")
         exit(2)
     }
+}
+if walks {
+    runWalks()
+    exit(0)
 }
 if locks {
     runLockContention(quick: settings.quick)
