@@ -146,7 +146,7 @@ struct DistinctOptionTests {
     @Test("a nested path skips a replaced intermediate with an equal leaf, and still moves to it")
     func nestedPath() {
         let person = Person()
-        // Two observations of the path: the second is served from the path's proof (the setter's values).
+        // Two observations of the same path: both hear the same changes, and only those.
         var first: [Seen<String?>] = []
         var second: [Seen<String?>] = []
         let tokens = [
