@@ -62,42 +62,34 @@ generate() { # $1: a model of $models
     } > "$file"
 }
 
+manifest() { # $1: package name, $2: macOS version, $3 and $4: a package by path and its product, if any
+    local dependencies="" target='.target(name: "Model")'
+    if [ -n "${3:-}" ]; then
+        dependencies="dependencies: [.package(path: \"$3\")],"
+        target=".target(name: \"Model\", dependencies: [.product(name: \"$4\", package: \"$(basename "$3")\")])"
+    fi
+    cat <<PKG
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "$1",
+    platforms: [.macOS(.$2)],
+    $dependencies
+    targets: [$target],
+    swiftLanguageModes: [.v6])
+PKG
+}
+
 setup() { # $1: a model of $models
     local kind=$1 dir="$work/$1"
     mkdir -p "$dir/Sources/Model"
     generate "$kind" "$dir/Sources/Model/Model.swift"
     if [[ "$kind" == minimal* ]]; then
-        cat > "$dir/Package.swift" <<PKG
-// swift-tools-version: 6.0
-import PackageDescription
-let package = Package(
-    name: "MinimalModel",
-    platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "$here/MinimalMacro")],
-    targets: [.target(name: "Model", dependencies: [.product(name: "Minimal", package: "MinimalMacro")])],
-    swiftLanguageModes: [.v6])
-PKG
+        manifest MinimalModel v15 "$here/MinimalMacro" Minimal > "$dir/Package.swift"
     elif [[ "$kind" != observable* ]]; then
-        cat > "$dir/Package.swift" <<PKG
-// swift-tools-version: 6.0
-import PackageDescription
-let package = Package(
-    name: "ObservedModel",
-    platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "$root")],
-    targets: [.target(name: "Model", dependencies: [.product(name: "ObservableCore", package: "$(basename "$root")")])],
-    swiftLanguageModes: [.v6])
-PKG
+        manifest ObservedModel v15 "$root" ObservableCore > "$dir/Package.swift"
     else
-        cat > "$dir/Package.swift" <<PKG
-// swift-tools-version: 6.0
-import PackageDescription
-let package = Package(
-    name: "ObservableModel",
-    platforms: [.macOS(.v14)],
-    targets: [.target(name: "Model")],
-    swiftLanguageModes: [.v6])
-PKG
+        manifest ObservableModel v14 > "$dir/Package.swift"
     fi
     (cd "$dir" && swift build -c "$config" > build.log 2>&1) || { cat "$dir/build.log"; exit 1; }
 }
