@@ -46,8 +46,10 @@ extension ObservationOptions {
     /// Whether a change carries the value before it.
     @inlinable var carriesOld: Bool { contains(.old) }
 
-    /// Whether a change after the store carries the value after it (one before never does).
-    @inlinable var carriesNew: Bool { contains(.new) }
+    /// Whether a change carries the value after it: one sent before the store never does. With
+    /// `carriesOld`, what every kind of change (`ObservedChange`, `KeyedChange`, `PropertyChange`) is
+    /// built with, each in one place.
+    @inlinable @inline(__always) func carriesNew(isPrior: Bool) -> Bool { contains(.new) && !isPrior }
 
     /// Whether a notification is sent before each store too (`isPrior`).
     @inlinable var sendsPrior: Bool { contains(.prior) }
@@ -83,6 +85,14 @@ extension ObservationOptions {
         return contents(old: old(), new: new(), isPrior: isPrior, keyPath: keyPath, mutation: mutation)
     }
 
+    /// The values a change whose values are kept as `Value` carries, `none` for each it does not.
+    @inlinable @inline(__always)
+    func carried<Value>(
+        old: @autoclosure () -> Value, new: @autoclosure () -> Value, isPrior: Bool, none: Value
+    ) -> (old: Value, new: Value) {
+        (carriesOld ? old() : none, carriesNew(isPrior: isPrior) ? new() : none)
+    }
+
     /// The change, with the values these options carry: the one place an `ObservedChange` is built.
     @inlinable @inline(__always)
     func contents<Value>(
@@ -92,7 +102,7 @@ extension ObservationOptions {
         ObservedChange(
             kind: mutation?.kind ?? .setting,
             oldValue: carriesOld ? old() : nil,
-            newValue: carriesNew && !isPrior ? new() : nil,
+            newValue: carriesNew(isPrior: isPrior) ? new() : nil,
             isPrior: isPrior,
             keyPath: keyPath,
             mutation: mutation

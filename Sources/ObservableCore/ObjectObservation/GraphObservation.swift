@@ -209,9 +209,8 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         guard options.sends(isPrior: change.isPrior, old: change.oldValue, new: change.newValue) else { return }
         // A new change, field by field (a copy of the whole would go through its value witness).
         let delivered = PropertyChange(
-            kind: change.kind, isPrior: change.isPrior, property: change.property, mutation: change.mutation,
-            old: options.carriesOld ? change.old : .none, new: options.carriesNew ? change.new : .none,
-            location: location, changedObject: object)
+            options: options, property: change.property, old: change.old, new: change.new, isPrior: change.isPrior,
+            mutation: change.mutation, location: location, changedObject: object)
         handler(root, delivered)
     }
 

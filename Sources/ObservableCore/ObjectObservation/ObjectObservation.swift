@@ -65,9 +65,10 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
                 handler(
                     object,
                     PropertyChange(
-                        kind: .setting, isPrior: false, property: Unmanaged.passUnretained(property), mutation: nil,
-                        old: KeyedValue(options.carriesOld ? wordType : nil, bytes: (KeyedValueReader.word(old), 0)),
-                        new: KeyedValue(options.carriesNew ? wordType : nil, bytes: (KeyedValueReader.word(new), 0))))
+                        options: options, property: Unmanaged.passUnretained(property),
+                        old: KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0)),
+                        new: KeyedValue(wordType, bytes: (KeyedValueReader.word(new), 0)), isPrior: false,
+                        mutation: nil))
                 return
             }
             deliverKept(object, property, old, new, mutation)
@@ -92,20 +93,11 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
         _ mutation: CollectionMutation?
     ) {
         let reader = property.reader
-        let oldValue = options.carriesOld ? reader.kept(old) : .none
-        guard let new else {
-            handler(
-                object,
-                PropertyChange(
-                    kind: .setting, isPrior: true, property: Unmanaged.passUnretained(property), mutation: nil,
-                    old: oldValue, new: .none))
-            return
-        }
         handler(
             object,
             PropertyChange(
-                kind: mutation?.kind ?? .setting, isPrior: false, property: Unmanaged.passUnretained(property),
-                mutation: mutation, old: oldValue, new: options.carriesNew ? reader.kept(new) : .none))
+                options: options, property: Unmanaged.passUnretained(property), old: reader.kept(old),
+                new: new.map { reader.kept($0) } ?? .none, isPrior: new == nil, mutation: mutation))
     }
 
     /// The object was deallocated (one of its lists ended: the others end with it).

@@ -17,7 +17,7 @@ public struct PropertyChange: CustomStringConvertible {
     /// reference would move the object's reference counts to a side table for its whole life).
     var changedObject: AnyObject? = nil
     // No initializer here, so that the memberwise one exists: it makes a change as one value, which
-    // the compiler then destroys without a value witness (see `KeyedChange`).
+    // the compiler then destroys without a value witness.
 
     /// The property's name, as declared (`"title"`).
     public var name: String { property._withUnsafeGuaranteedRef { $0.name } }
@@ -66,5 +66,20 @@ public struct PropertyChange: CustomStringConvertible {
         if let oldValue { parts.append("old: \(String(reflecting: oldValue))") }
         if let newValue { parts.append("new: \(String(reflecting: newValue))") }
         return "PropertyChange(\(parts.joined(separator: ", ")))"
+    }
+}
+
+extension PropertyChange {
+    /// The change an observation with `options` receives: the one place a `PropertyChange` is built.
+    @inline(__always)
+    init(
+        options: ObservationOptions, property: Unmanaged<ObjectProperty>, old: @autoclosure () -> KeyedValue,
+        new: @autoclosure () -> KeyedValue, isPrior: Bool, mutation: CollectionMutation?,
+        location: ChangeLocation? = nil, changedObject: AnyObject? = nil
+    ) {
+        let values = options.carried(old: old(), new: new(), isPrior: isPrior, none: .none)
+        self.init(
+            kind: mutation?.kind ?? .setting, isPrior: isPrior, property: property, mutation: mutation,
+            old: values.old, new: values.new, location: location, changedObject: changedObject)
     }
 }

@@ -46,17 +46,23 @@ public struct KeyedChange: CustomStringConvertible {
 }
 
 extension KeyedChange {
-    // In an extension, so the memberwise initializer exists: it builds the change as one value.
+    /// The change an observation with `options` receives: the one place a `KeyedChange` is built (in
+    /// an extension, so that the memberwise initializer exists and builds it as one value).
+    @inline(__always)
     init(
-        old: KeyedValue, new: KeyedValue, isPrior: Bool, name: StringKeyPathName, mutation: CollectionMutation? = nil
+        options: ObservationOptions, old: @autoclosure () -> KeyedValue, new: @autoclosure () -> KeyedValue,
+        isPrior: Bool, name: StringKeyPathName, mutation: CollectionMutation? = nil
     ) {
+        let values = options.carried(old: old(), new: new(), isPrior: isPrior, none: .none)
         self.init(
-            kind: mutation?.kind ?? .setting, isPrior: isPrior, name: name, old: old, new: new, mutation: mutation)
+            kind: mutation?.kind ?? .setting, isPrior: isPrior, name: name, old: values.old, new: values.new,
+            mutation: mutation)
     }
 
+    /// A path's change as a string key path's: the values it carries, as they are.
     init(_ change: ObservedChange<Any?>, name: StringKeyPathName) {
         self.init(
-            old: KeyedValue(change.oldValue ?? nil), new: KeyedValue(change.newValue ?? nil),
+            options: [.old, .new], old: KeyedValue(change.oldValue ?? nil), new: KeyedValue(change.newValue ?? nil),
             isPrior: change.isPrior, name: name, mutation: change.mutation)
     }
 }

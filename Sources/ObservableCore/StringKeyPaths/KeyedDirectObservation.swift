@@ -57,37 +57,29 @@ final class KeyedDirectObservation<Root: AnyObject>: DirectObservation, @uncheck
             return handler(
                 object,
                 KeyedChange(
-                    old: options.carriesOld ? keyedValue(old) : .none,
-                    new: options.carriesNew ? new.map { keyedValue($0) } ?? .none : .none, isPrior: new == nil,
-                    name: name, mutation: mutation))
+                    options: options, old: keyedValue(old), new: new.map { keyedValue($0) } ?? .none,
+                    isPrior: new == nil, name: name, mutation: mutation))
         }
         if let wordType = keyedValue.wordType {
             // Values of 8 bytes: written straight into the change, not returned and copied into it;
-            // the reader takes every other type. The bytes of a value not requested are ignored.
-            let oldType = options.carriesOld ? wordType : nil
-            let newType = options.carriesNew && new != nil ? wordType : nil
-            handler(
+            // the reader takes every other type.
+            return handler(
                 object,
                 KeyedChange(
-                    old: KeyedValue(oldType, bytes: (KeyedValueReader.word(old), 0)),
-                    new: KeyedValue(newType, bytes: (new.map(KeyedValueReader.word) ?? 0, 0)),
-                    isPrior: new == nil, name: name))
-            return
+                    options: options, old: KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0)),
+                    new: KeyedValue(wordType, bytes: (new.map(KeyedValueReader.word) ?? 0, 0)), isPrior: new == nil,
+                    name: name))
         }
         handler(
             object,
             KeyedChange(
-                old: options.carriesOld ? keyedValue(old) : .none,
-                new: options.carriesNew ? new.map { keyedValue($0) } ?? .none : .none, isPrior: new == nil,
+                options: options, old: keyedValue(old), new: new.map { keyedValue($0) } ?? .none, isPrior: new == nil,
                 name: name))
     }
 
     /// Delivers `.initial` with `value`, the property's current value.
     func deliverInitial(_ object: Root, _ value: Any?) {
-        handler(
-            object,
-            KeyedChange(old: .none, new: options.carriesNew ? KeyedValue(value) : .none, isPrior: false, name: name)
-        )
+        handler(object, KeyedChange(options: options, old: .none, new: KeyedValue(value), isPrior: false, name: name))
     }
 
     override func listEnded() {
