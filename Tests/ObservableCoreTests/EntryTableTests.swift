@@ -19,13 +19,13 @@ struct EntryTableTests {
     }
 
     /// A table of `capacity` holding `entries`, in order.
-    private static func table(holding entries: [ListEntry], capacity: Int) -> EntryTable {
-        let table = EntryTable.allocate(capacity: capacity)
+    private static func table(holding entries: [ListEntry], capacity: Int) -> ObserverList.EntryTable {
+        let table = ObserverList.EntryTable.allocate(capacity: capacity)
         for entry in entries { table.append(entry) }
         return table
     }
 
-    private static func identities(_ table: EntryTable) -> [ObjectIdentifier?] {
+    private static func identities(_ table: ObserverList.EntryTable) -> [ObjectIdentifier?] {
         (0..<table.count).map { index in table[index].map { ObjectIdentifier($0.takeUnretainedValue()) } }
     }
 
@@ -74,7 +74,7 @@ struct EntryTableTests {
     @Test("taking leaves a hole; trimming drops trailing holes; compacting renumbers the rest")
     func holes() {
         var (strong, weak) = Self.entries(5)
-        let table = EntryTable.allocate(capacity: 8)
+        let table = ObserverList.EntryTable.allocate(capacity: 8)
         for (index, entry) in strong.enumerated() {
             entry.index = index
             table.append(entry)

@@ -9,22 +9,22 @@ import Testing
 struct ReadGateTests {
     @Test("each set gets a later stamp; the latest is the gate's, and a hand-announced change has none")
     func stamps() {
-        let gate = ReadGate()
+        let gate = ObserverList.ReadGate()
         let first = gate.beginRead()
         let second = gate.beginRead()
         let latest = gate.stamp
         #expect(!first.mustWait && !second.mustWait)
-        #expect(second.stamp == first.stamp + ReadGate.setBegun)
+        #expect(second.stamp == first.stamp + ObserverList.ReadGate.setBegun)
         #expect(latest == second.stamp)
-        #expect(first.stamp & ~ReadGate.stampMask == 0)
-        #expect(ReadGate.unstamped & ReadGate.stampMask == 0)
+        #expect(first.stamp & ~ObserverList.ReadGate.stampMask == 0)
+        #expect(ObserverList.ReadGate.unstamped & ObserverList.ReadGate.stampMask == 0)
         let ends = [gate.endRead(), gate.endRead()]
         #expect(ends == [false, false])
     }
 
     @Test("while sets read, a change may not write in place; the last reader out reclaims what it retired")
     func readersRetireAndTheLastOneReclaims() {
-        let gate = ReadGate()
+        let gate = ObserverList.ReadGate()
         _ = gate.beginRead()
         _ = gate.beginRead()
         let reading = gate.hasReaders
@@ -46,7 +46,7 @@ struct ReadGateTests {
 
     @Test("with no reader a change writes in place; a set that begins meanwhile is told to wait")
     func writingInPlace() {
-        let gate = ReadGate()
+        let gate = ObserverList.ReadGate()
         let writes = gate.tryBeginWriting()
         let during = gate.beginRead()
         let writingDuring = gate.isWriting
@@ -64,7 +64,7 @@ struct ReadGateTests {
 
     @Test("a table retired when no set reads is reclaimed by the change itself")
     func retiredWithNoReader() {
-        let gate = ReadGate()
+        let gate = ObserverList.ReadGate()
         let changeReclaims = gate.markRetired()
         gate.clearRetired()
         _ = gate.beginRead()
@@ -75,7 +75,7 @@ struct ReadGateTests {
 
     @Test("a watched list's sets take the slow path in and out, each of them, whatever the other readers")
     func watched() {
-        let gate = ReadGate()
+        let gate = ObserverList.ReadGate()
         let unwatched = gate.beginRead()
         gate.watch()
         let outer = gate.beginRead()
@@ -88,8 +88,8 @@ struct ReadGateTests {
         #expect(outer.mustWait && inner.mustWait)
         #expect(innerEnd && outerEnd && unwatchedEnd)
         #expect(watchedStill)
-        #expect(inner.stamp == outer.stamp + ReadGate.setBegun)
-        #expect(outer.stamp & ~ReadGate.stampMask == 0)
+        #expect(inner.stamp == outer.stamp + ObserverList.ReadGate.setBegun)
+        #expect(outer.stamp & ~ObserverList.ReadGate.stampMask == 0)
         let writing = gate.isWriting
         #expect(!writing)  // nobody writes
     }

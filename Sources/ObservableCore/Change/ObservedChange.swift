@@ -30,7 +30,7 @@ public struct ObservedChange<Value> {
     @usableFromInline let mutation: CollectionMutation?
 
     /// Interned, so carried without reference counting; a `var`, so one change serves several
-    /// observations, each with its key path (`EntryRun.deliverDidChange`).
+    /// observations, each with its key path (`ObserverList.EntryRun.deliverDidChange`).
     @usableFromInline var _keyPath: InternedKeyPath
 
     /// Creates a change; the library creates these, tests may too.

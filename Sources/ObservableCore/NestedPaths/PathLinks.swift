@@ -201,7 +201,7 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
         guard link.isActive else { return }
         if let newValue {
             // A later set, or an intermediate change not yet handled, may make the setter's value not the path's.
-            let trusted = (stamp == ReadGate.unstamped || link.list.stamp == stamp) && !link.changesInFlight
+            let trusted = (stamp == ObserverList.unstamped || link.list.stamp == stamp) && !link.changesInFlight
             // Unretained: the link holds the observation, the caller the link; plan and conversion are immortal.
             Unmanaged.passUnretained(link.observation)._withUnsafeGuaranteedRef { observation in
                 observation.plan._withUnsafeGuaranteedRef { plan in

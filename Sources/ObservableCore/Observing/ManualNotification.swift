@@ -55,7 +55,7 @@ enum ManualChanges {
         let pending: PendingManualChange
         if let list = accesses.directList(of: root, keyPath) {
             if list.awaitsPropertyKey { list.learn(TypedObservedPropertyKey(keyPath)) }
-            let entries = list.retainedEntries()
+            let entries = RetainedEntries(of: list)
             if let entries, entries.notifiesWillChange {
                 entries.withRun { $0.deliverWillChange(root, oldValue: value) }
             }
@@ -68,7 +68,7 @@ enum ManualChanges {
                 .flatMap { $0.list.pathObservations() }
                 .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
             for dependent in dependents where dependent.keepsValueBeforeChange {
-                dependent.dependencyWillChange(from: nil, stamp: ReadGate.unstamped)
+                dependent.dependencyWillChange(from: nil, stamp: ObserverList.unstamped)
             }
             pending = PendingManualChange(object: root, keyPath: keyPath, direct: nil, dependents: dependents)
         }
@@ -85,7 +85,7 @@ enum ManualChanges {
             entries.withRun { $0.deliverDidChange(root, oldValue: oldValue as! Value, newValue: newValue, nil) }
         }
         for dependent in pending.dependents {
-            dependent.dependencyDidChange(from: nil, stamp: ReadGate.unstamped, leafOld: nil, mutated: false)
+            dependent.dependencyDidChange(from: nil, stamp: ObserverList.unstamped, leafOld: nil, mutated: false)
         }
     }
 

@@ -72,7 +72,7 @@ class TypedDirectObservation<Root: AnyObject, Value>: DirectObservation, DirectC
 }
 
 /// A direct observation with the default options, which a set recognises by class and calls with
-/// the change built once for all of them (`EntryRun.deliverDidChange`).
+/// the change built once for all of them (`ObserverList.EntryRun.deliverDidChange`).
 @usableFromInline
 final class DefaultOptionsObservation<Root: AnyObject, Value>: TypedDirectObservation<Root, Value>, @unchecked Sendable
 {

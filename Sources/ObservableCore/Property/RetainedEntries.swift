@@ -3,8 +3,11 @@
 final class RetainedEntries {
     private let entries: ContiguousArray<Unmanaged<ListEntry>?>
 
-    init(_ entries: ContiguousArray<Unmanaged<ListEntry>?>) {
-        self.entries = entries
+    /// The entries now in `list`, for a change announced by hand, whose `didChangeValue` may never
+    /// come; `nil` when there are none.
+    init?(of list: ObserverList) {
+        entries = list.retainEntries()
+        if entries.isEmpty { return nil }
     }
 
     deinit {
@@ -15,10 +18,10 @@ final class RetainedEntries {
         entries.contains { $0?.takeUnretainedValue().wantsWillChange == true }
     }
 
-    /// Calls `body` with the entries as a run (never empty: see `ObserverList.retainedEntries`).
-    func withRun<Result>(_ body: (EntryRun) -> Result) -> Result {
+    /// Calls `body` with the entries as a run (never empty: see `init(of:)`).
+    func withRun<Result>(_ body: (ObserverList.EntryRun) -> Result) -> Result {
         entries.withUnsafeBufferPointer { buffer in
-            body(EntryRun(slots: buffer.baseAddress!, count: buffer.count, stamp: ReadGate.unstamped))
+            body(ObserverList.EntryRun(slots: buffer.baseAddress!, count: buffer.count, stamp: ObserverList.unstamped))
         }
     }
 }
