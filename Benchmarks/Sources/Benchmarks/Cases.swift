@@ -18,6 +18,7 @@ enum Name {
     static let weakRootReference = "reference: the direct change, its handler also loading a weak root"
     static let cReference = "reference: C loop, the same checks, one indirect call per observer"
     static let cReferenceRelaid = "reference: the same C loop, the change laid out again for each call"
+    static let rewireReference = "reference: the least re-wire (a link moved between two locked lists, both leaves read)"
 }
 
 /// Objects read and written round-robin, so that loads and stores cannot be hoisted out of loops.
@@ -388,6 +389,11 @@ func nestedPathBenchmarks() -> [Benchmark] {
         sink.count &+= change.oldValue! &+ change.newValue!
     }
 
+    let rewireRoot = RewireReference.Root()
+    let rewireChildren = [RewireReference.Child(), RewireReference.Child()]
+    rewireRoot.child = rewireChildren[0]
+    rewireRoot.observePath { old, new in sink.count &+= old! &+ new! }
+
     let observable = ObservableModel()
     let observableChildren = [ObservableChild(), ObservableChild()]
     observable.child = observableChildren[0]
@@ -436,6 +442,10 @@ func nestedPathBenchmarks() -> [Benchmark] {
             for i in 0..<n { observed.child = observedChildren[i & 1] }
             blackHole(sink.count)
             withExtendedLifetime(pathToken) {}
+        },
+        Benchmark(group: "nested path: intermediate replaced", name: Name.rewireReference) { n in
+            for i in 0..<n { rewireRoot.child = rewireChildren[i & 1] }
+            blackHole(sink.count)
         },
         Benchmark(group: "nested path: intermediate replaced", name: Name.observation + " (re-armed, no values)") { n in
             for i in 0..<n {

@@ -195,6 +195,12 @@ if let ours = result(intermediateGroup, Name.observed), let observation = result
     if let published = result(intermediateGroup, Name.published) {
         check("intermediate replaced faster than OpenCombine", formatRatio(ours / published), ours < published)
     }
+    if let floor = result(intermediateGroup, Name.rewireReference) {
+        check(
+            "intermediate replaced ≤ 1.3× the least re-wire", format(ours) + ", " + formatRatio(ours / floor),
+            ours / floor <= 1.3)
+        print("| (figure) the least re-wire vs Observation's re-armed tracking | \(formatRatio(floor / observation)) | — |")
+    }
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {
     check("observe + cancel ≤ 150 ns a pair", format(pair), pair <= 150)
