@@ -261,7 +261,16 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 }
             }
         }
-        // A string key path, `.prior`, `.distinct`, or an unrecorded old value.
+        deliverAsChange(root, newValue, oldBox: oldBox, leafOld: leafOld, mutation: mutation)
+    }
+
+    /// `deliverEvaluated` for a string key path, `.prior`, `.distinct`, or an unrecorded old value.
+    /// Out of line: its `Value?` and `ObservedChange<Value>` locals make unspecialised code look up
+    /// their type metadata on entry, which the common path above must not pay for.
+    @inline(never)
+    private func deliverAsChange(
+        _ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?, mutation: CollectionMutation?
+    ) {
         var oldValue: Value?
         if let oldBox {
             oldValue = oldBox.borrowed.read(as: Value.self)
