@@ -22,15 +22,24 @@ let package = Package(
         .target(name: "CHeapInfo"),
         // A C loop doing the least a set with N observers must do: a reference point, not a contender.
         .target(name: "CReference"),
+        // The least a re-wire of a nested path must do, by hand: the floor of the intermediate-replaced
+        // row, shared by both harnesses.
+        .target(name: "RewireReference"),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
                 "CHeapInfo",
                 "CReference",
+                "RewireReference",
                 .product(name: "ObservableCore", package: rootPackage),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ]
+        ),
+        // A second, simpler harness for the nested-path rows (plain timed loops).
+        .executableTarget(
+            name: "NestedRows",
+            dependencies: ["RewireReference", .product(name: "ObservableCore", package: rootPackage)]
         ),
     ],
     swiftLanguageModes: [.v6]

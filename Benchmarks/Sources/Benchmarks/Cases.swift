@@ -3,6 +3,7 @@ import Dispatch
 import ObservableCore
 import Observation
 import OpenCombine
+import RewireReference
 
 // Names used by the target checks in main.swift.
 enum Name {
@@ -18,7 +19,7 @@ enum Name {
     static let weakRootReference = "reference: the direct change, its handler also loading a weak root"
     static let cReference = "reference: C loop, the same checks, one indirect call per observer"
     static let cReferenceRelaid = "reference: the same C loop, the change laid out again for each call"
-    static let rewireReference = "reference: the least re-wire (a link moved between two locked lists, both leaves read)"
+    static let rewireReference = "reference: the least re-wire (a link moved between locked lists, both leaves read)"
 }
 
 /// Objects read and written round-robin, so that loads and stores cannot be hoisted out of loops.

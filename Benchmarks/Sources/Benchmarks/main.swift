@@ -199,7 +199,8 @@ if let ours = result(intermediateGroup, Name.observed), let observation = result
         check(
             "intermediate replaced ≤ 1.3× the least re-wire", format(ours) + ", " + formatRatio(ours / floor),
             ours / floor <= 1.3)
-        print("| (figure) the least re-wire vs Observation's re-armed tracking | \(formatRatio(floor / observation)) | — |")
+        let vsObservation = formatRatio(floor / observation)
+        print("| (figure) the least re-wire vs Observation's re-armed tracking | \(vsObservation) | — |")
     }
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {

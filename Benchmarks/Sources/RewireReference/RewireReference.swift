@@ -6,9 +6,9 @@ import Synchronization
 /// under its own blocking lock, so a leaf set on another thread is not lost), reads the leaf on both
 /// sides and calls its handler with the two values. No allocation once warm (links move, lists keep
 /// their capacity); no key path, no generic value, no re-entrancy or changes-in-flight bookkeeping.
-enum RewireReference {
+public enum RewireReference {
     /// One observation's membership of a child's observers: moved, never reallocated.
-    final class Link: @unchecked Sendable {
+    public final class Link: @unchecked Sendable {
         let handler: (Int?, Int?) -> Void
         /// Its index in the list that holds it, for a removal without a search.
         var index = 0
@@ -17,12 +17,17 @@ enum RewireReference {
     }
 
     /// A list of links under a blocking lock.
-    final class Links: Sendable {
+    public final class Links: Sendable {
         private let links = Mutex(ContiguousArray<Link>())
 
-        init() { links.withLock { $0.reserveCapacity(8) } }
+        public init() { links.withLock { $0.reserveCapacity(8) } }
 
-        func insert(_ link: Link) {
+        /// Calls each link's handler, outside the lock (the links are copied out: a retain).
+        func notify(old: Int, new: Int) {
+            for link in links.withLock({ $0 }) { link.handler(old, new) }
+        }
+
+        public func insert(_ link: Link) {
             links.withLock { links in
                 link.index = links.count
                 links.append(link)
@@ -30,7 +35,7 @@ enum RewireReference {
         }
 
         /// Removes `link` by swapping the last one into its place.
-        func remove(_ link: Link) {
+        public func remove(_ link: Link) {
             links.withLock { links in
                 let last = links.removeLast()
                 if last !== link {
@@ -41,20 +46,26 @@ enum RewireReference {
         }
     }
 
-    final class Child: @unchecked Sendable {
-        let observers = Links()
-        var leaf = 0
+    public final class Child: @unchecked Sendable {
+        public let observers = Links()
+        public var leaf = 0 {
+            didSet { observers.notify(old: oldValue, new: leaf) }
+        }
+
+        public init() {}
     }
 
-    final class Root: @unchecked Sendable {
+    public final class Root: @unchecked Sendable {
         /// The observations of the path: each one's link in the current child's observers.
         private let paths = Mutex(ContiguousArray<Link>())
 
-        var child: Child? {
+        public var child: Child? {
             didSet { rewire(from: oldValue, to: child) }
         }
 
-        func observePath(_ handler: @escaping (Int?, Int?) -> Void) {
+        public init() {}
+
+        public func observePath(_ handler: @escaping (Int?, Int?) -> Void) {
             let link = Link(handler)
             paths.withLock { $0.append(link) }
             child?.observers.insert(link)
