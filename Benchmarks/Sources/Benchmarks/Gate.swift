@@ -36,6 +36,10 @@ let gateCases = [
     GateCase(
         id: "intermediate replaced", group: "nested path: intermediate replaced", name: Name.observed, iterations: 2_000
     ),
+    // The floor of the case above, counted beside it: a ratio no noisy machine can move.
+    GateCase(
+        id: "least re-wire (reference)", group: "nested path: intermediate replaced", name: Name.rewireReference,
+        iterations: 2_000),
     GateCase(
         id: "observe + cancel, token", group: "observe + cancel", name: Name.observed + " \\.value token",
         iterations: 2_000),
