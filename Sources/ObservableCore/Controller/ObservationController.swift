@@ -77,7 +77,7 @@ public final class ObservationController<Observer: AnyObject> {
             Registration.resolve(
                 object, keyPath, interned, options: options, origin: .controller,
                 onObservedDeallocated: registration.deallocationHook, handler: { registration.deliver($0, $1) },
-                notify: TypedDirectObservation<Object, Value>.notifyFunction(options: options),
+                notify: { TypedDirectObservation<Object, Value>.notifyFunction(options: options) },
                 leafDelivery: PathObservation<Object, Value>.leafDeliveryFunction)
         }
     }

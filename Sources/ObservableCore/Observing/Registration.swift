@@ -37,15 +37,16 @@ enum Registration {
         onObservedDeallocated: DeallocationHook? = nil, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> AnyObservation {
         let (interned, slotOffset) = route(root, keyPath)
-        let notify = TypedDirectObservation<Root, Value>.notifyFunction(options: options)
         guard let slotOffset else {
+            // The notify function, compiled here, is made only if the key path turns out to be one property.
             return resolve(
                 root, keyPath, interned, options: options, origin: origin, onObservedDeallocated: onObservedDeallocated,
-                handler: handler, notify: notify, leafDelivery: PathObservation<Root, Value>.leafDeliveryFunction)
+                handler: handler, notify: { TypedDirectObservation<Root, Value>.notifyFunction(options: options) },
+                leafDelivery: PathObservation<Root, Value>.leafDeliveryFunction)
         }
         let observation = DirectObservation.make(
             options: options, keyPath: interned, onObservedDeallocated: onObservedDeallocated, handler: handler,
-            notify: notify)
+            notify: TypedDirectObservation<Root, Value>.notifyFunction(options: options))
         if origin != .token { observation.origin = origin }
         start(observation, atSlot: slotOffset, of: root, keyPath, options: options, keyPath: interned, handler)
         return observation
@@ -77,7 +78,7 @@ enum Registration {
         _ root: Root, _ typedKeyPath: KeyPath<Root, Value>, _ keyPath: InternedKeyPath, options: ObservationOptions,
         origin: ObservationOrigin, onObservedDeallocated: DeallocationHook?,
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
-        notify: @escaping EntryNotification, leafDelivery: @escaping LeafDelivery
+        notify: () -> EntryNotification, leafDelivery: @escaping LeafDelivery
     ) -> AnyObservation {
         // What every observation of this path on this class shares; a path proven on this class
         // before is read through its stored fields (it force-unwraps nothing: that is part of the proof).
@@ -101,7 +102,7 @@ enum Registration {
             learnDirectSlot(keyPath, of: root, access: accesses[0])
             let observation = DirectObservation.make(
                 options: options, keyPath: keyPath, onObservedDeallocated: onObservedDeallocated,
-                handler: handler, notify: notify)
+                handler: handler, notify: notify())
             observation.origin = origin
             withExtendedLifetime(list) { observation.register(in: Unmanaged.passUnretained(list)) }
             deliverInitial(to: observation, options: options) {
