@@ -85,7 +85,7 @@ struct ChangeContentsTests {
 
     /// What one change from `old` to `new` sends with `options`: the prior notification without the
     /// new value (nor, for a collection, its kind), then the change.
-    fileprivate static func expected(
+    fileprivate nonisolated static func expected(
         _ options: ObservationOptions, _ kind: ObservedChangeKind, old: String, new: String
     ) -> [Heard] {
         var heard: [Heard] = []
@@ -143,5 +143,34 @@ struct ChangeContentsTests {
                 "age": Self.expected(options, .setting, old: "0", new: "1"),
                 "name": Self.expected(options, .setting, old: "a", new: "b"),
             ], "options \(options)")
+    }
+
+    @Test("an actor's deliveries carry what a token's do", arguments: optionSets)
+    func actorContents(options: ObservationOptions) {
+        let person = Person(name: "a")
+        var onActor: [Heard] = []
+        let token = person.observe(\.name, options: options, isolation: MainActor.shared) { change in
+            onActor.append(Heard(change))
+        }
+        person.name = "b"
+        #expect(onActor == Self.expected(options, .setting, old: "a", new: "b"), "options \(options)")
+        withExtendedLifetime(token) {}
+    }
+}
+
+@Suite("A sequence's changes carry what its options ask")
+struct ChangeSequenceContentsTests {
+    @Test("a sequence's elements carry what a token's do", arguments: ChangeContentsTests.optionSets)
+    func sequenceContents(options: ObservationOptions) async {
+        let person = Person(name: "a")
+        let expected = ChangeContentsTests.expected(options, .setting, old: "0", new: "1")
+        var iterator = person.changes(of: \.age, options: options).makeAsyncIterator()
+        person.age = 1
+        var elements: [Heard] = []
+        for _ in expected.indices {
+            guard let change = await iterator.next() else { break }
+            elements.append(Heard(change))
+        }
+        #expect(elements == expected, "options \(options)")
     }
 }
