@@ -42,6 +42,17 @@ func nanosecondsPerOperation(_ n: Int, rounds: Int = 15, _ body: (Int) -> Void) 
 let tally = Tally()
 var rows: [(String, Double)] = []
 
+/// Tracks `tracked.child?.leaf` with Observation, then runs `change`, which ends the tracking: the
+/// re-armed form Observation needs for every change.
+func trackPath(of tracked: TrackedParent, then change: () -> Void) {
+    withObservationTracking {
+        tally.count &+= tracked.child?.leaf ?? 0
+    } onChange: {
+        tally.count &+= 1
+    }
+    change()
+}
+
 /// Times `body` and records it as `name`.
 @MainActor func measure(_ name: String, _ n: Int, _ body: (Int) -> Void) {
     rows.append((name, nanosecondsPerOperation(n, body)))
@@ -64,14 +75,7 @@ do {
     let trackedChildren = [TrackedLeaf(), TrackedLeaf()]
     tracked.child = trackedChildren[0]
     measure("intermediate replaced: Observation, tracking re-armed", 100_000) { n in
-        for i in 0..<n {
-            withObservationTracking {
-                tally.count &+= tracked.child?.leaf ?? 0
-            } onChange: {
-                tally.count &+= 1
-            }
-            tracked.child = trackedChildren[i & 1]
-        }
+        for i in 0..<n { trackPath(of: tracked) { tracked.child = trackedChildren[i & 1] } }
     }
 
     let root = RewireReference.Root()
@@ -96,14 +100,7 @@ do {
     let child = TrackedLeaf()
     tracked.child = child
     measure("observe + cancel of the path: Observation, tracked then ended by a change", 50_000) { n in
-        for i in 0..<n {
-            withObservationTracking {
-                tally.count &+= tracked.child?.leaf ?? 0
-            } onChange: {
-                tally.count &+= 1
-            }
-            child.leaf = i
-        }
+        for i in 0..<n { trackPath(of: tracked) { child.leaf = i } }
     }
 }
 
