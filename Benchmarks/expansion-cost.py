@@ -23,6 +23,12 @@ billion in three jobs and 3.4 billion in two. Give each variant more than once, 
   list-no-slots  the list without its closure appending the slots
   list-names     the list's entries without their storage readers (names only)
   list-switch    the list as names and one closure per class reading a property by index (a switch)
+  no-tracking    the getters without their `isTracking` test and access call (a getter returns its storage)
+  no-modify      the properties without `_modify` (Swift then mutates in place through get and set)
+  no-setter-keypath  `willSet` and `willSetIfObserved` without their key-path closure (`{ \\.name }`)
+  eager-keypaths the getters' access call given its key paths and reader as arguments, not in a closure
+  observable     not a variant: `@Observable`'s expansion written out (`written-out-model.py observable`)
+  minimal        not a variant: MinimalMacro's expansion written out, the least a macro of our shape writes
 The additions call stand-ins declared in the model, not the runtime.
 """
 import argparse, os, re, subprocess, sys, tempfile
@@ -54,6 +60,12 @@ extension ObservableCore.ObservationSlot {
         _ o: O, _ storage: inout V, _ k: () -> (KeyPath<O, V>, chained: KeyPath<O?, V?>)) {}
     func accessWithReader<O: AnyObject, V>(
         _ o: O, _ k: () -> (KeyPath<O, V>, chained: KeyPath<O?, V?>, storage: (O) -> V)) {}
+    func accessEager<O: AnyObject, V>(_ o: O, _ k: KeyPath<O, V>, chained: KeyPath<O?, V?>, stored: (O) -> V) {}
+    func willSetWithoutKeyPath<O: AnyObject, V>(_ o: O, _ old: V) -> ObservableCore.ObservationSlot.PendingChange<V>? {
+        nil
+    }
+    func willSetIfObservedWithoutKeyPath<O: AnyObject, V>(
+        _ o: O, _ old: V) -> ObservableCore.ObservationSlot.PendingChange<V>? { nil }
 }
 """
 ACCESS = re.compile(
@@ -61,6 +73,10 @@ ACCESS = re.compile(
 
 
 def model(variant, classes, properties):
+    if variant in ("observable", "minimal"):
+        return subprocess.run(
+            [sys.executable, os.path.join(here, "written-out-model.py"), variant, str(classes), str(properties)],
+            stdout=subprocess.PIPE, text=True, check=True).stdout
     text = subprocess.run(
         [sys.executable, os.path.join(here, "written-out-model.py"), "annotated", str(classes), str(properties)],
         stdout=subprocess.PIPE, text=True, check=True).stdout + STAND_INS
@@ -72,6 +88,17 @@ def model(variant, classes, properties):
     }
     if variant in closing:
         return ACCESS.sub(lambda m: closing[variant](m.group(1), m.group(2)), text)
+    if variant == "eager-keypaths":
+        return re.sub(r"(_\$p\d+\.access)\(self\) \{\n\s*\((\\\.p\d+), chained: (\\\.\?\.p\d+), stored: (\{ \$0\._p\d+ \})\)\n\s*\}",
+                      r"\1Eager(self, \2, chained: \3, stored: \4)", text)
+    if variant == "no-tracking":
+        return re.sub(r"            if ObservableCore\.ObservationSlot\.isTracking \{\n.*?\n            \}\n", "", text, flags=re.S)
+    if variant == "no-modify":
+        return re.sub(r"        _modify \{\n.*?\n        \}\n", "", text, flags=re.S)
+    if variant == "no-setter-keypath":
+        text = re.sub(r"\.willSet\(self, (_p\d+)\) \{\n\s*\\\.p\d+\n\s*\}", r".willSetWithoutKeyPath(self, \1)", text)
+        return re.sub(r"\.willSetIfObserved\(self, (_p\d+)\) \{\n\s*\\\.p\d+\n\s*\}",
+                      r".willSetIfObservedWithoutKeyPath(self, \1)", text)
     if variant == "list-no-slots":
         return re.sub(r"\) \{ object, slots in\n.*?\n        \}\n", ") { _, _ in }\n", text, flags=re.S)
     if variant == "list-names":
@@ -128,9 +155,20 @@ def main():
          os.path.join(toolchain, "lib")]))
     with tempfile.TemporaryDirectory() as scratch:
         # valgrind cannot read the frontend's DWARF 5; its symbols are enough.
-        frontend = os.path.join(scratch, "swift-frontend")
+        # Laid out as the toolchain is, so that it finds its plugin server and libraries.
+        os.makedirs(os.path.join(scratch, "bin"))
+        os.symlink(os.path.join(toolchain, "lib"), os.path.join(scratch, "lib"))
+        os.symlink(os.path.join(toolchain, "bin", "swift-plugin-server"), os.path.join(scratch, "bin", "swift-plugin-server"))
+        frontend = os.path.join(scratch, "bin", "swift-frontend")
         subprocess.run(["objcopy", "--strip-debug", os.path.join(toolchain, "bin", "swift-frontend"), frontend],
                        check=True)
+        if "minimal" in args.variants:
+            # Its runtime module, which the written-out expansion imports.
+            subprocess.run(
+                ["swiftc", "-emit-module", "-module-name", "Minimal", "-parse-as-library", "-swift-version", "6",
+                 "-emit-module-path", os.path.join(scratch, "Minimal.swiftmodule"),
+                 os.path.join(here, "MinimalMacro", "Sources", "Minimal", "Minimal.swift")],
+                cwd=here, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         base = None
         for variant in args.variants:
             source = os.path.join(scratch, "Model.swift")
@@ -138,12 +176,13 @@ def main():
                 out.write(model(variant, args.classes, args.properties))
             run = subprocess.run(
                 ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(scratch, "cg.out"),
-                 frontend, "-frontend", "-c", "-primary-file", source, "-module-name", "Model", "-I", modules,
+                 frontend, "-frontend", "-c", "-primary-file", source, "-module-name", "Model", "-I", modules, "-I", scratch,
+                 "-plugin-path", os.path.join(lib, "host", "plugins"),
                  "-resource-dir", lib, "-parse-as-library", "-swift-version", "6", "-Onone",
                  "-o", os.path.join(scratch, "Model.o")],
                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             counted = re.search(r"Collected : (\d+)", run.stderr)
-            if run.returncode != 0 or not counted:
+            if run.returncode != 0 or not counted or " error: " in run.stderr:
                 sys.exit(f"{variant}: the frontend failed\n{run.stderr[-2000:]}")
             instructions = int(counted.group(1))
             base = base or instructions
