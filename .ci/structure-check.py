@@ -10,7 +10,7 @@ import glob, os, re, sys
 
 ROOT = 'Sources/ObservableCore'
 ROOMS = ['Platform', 'Change', 'Property', 'NestedPaths', 'Observing', 'Listing', 'StringKeyPaths', 'ObjectObservation',
-         'Controller', 'Async', 'Interop', 'Editing', 'Debugging']
+         'Controller', 'Async', 'Interop', 'Editing', 'Patches', 'Debugging']
 
 DECL = re.compile(
     r'^(?:@[\w(), :.*"=-]+\s+)*(?:(?:public|internal|private|fileprivate|open|final|indirect|nonisolated'
