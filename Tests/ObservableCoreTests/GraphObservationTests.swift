@@ -48,6 +48,21 @@ private final class Binder {
     var sticker: Sticker? = Sticker()
 }
 
+@KeyValueObservable
+private final class Wardrobe {
+    var coats: Set<Coat> = []
+}
+
+@KeyValueObservable
+private final class Coat {
+    var color = ""
+}
+
+extension Coat: Hashable {
+    static func == (lhs: Coat, rhs: Coat) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
 /// What a deep observation heard: the path, the values, and whether the object was the one set.
 private final class Heard: @unchecked Sendable {
     private let lines = Locked<[String]>([])
@@ -110,6 +125,48 @@ struct GraphObservationTests {
         body.pages = 1
         #expect(heard.all == ["chapters[2].pages 0->1"])
         withExtendedLifetime(token) {}
+    }
+
+    @Test("each change's JSON Pointer names the path's steps: indexes and keys as tokens, escaped; none through a set")
+    func pointers() throws {
+        let book = Volume()
+        let intro = Section("Intro")
+        let body = Section("Body")
+        book.chapters = [intro, body]
+        body.notes = [Section("a"), Section("b")]
+        book.cover = Jacket()
+        book.index = ["in/tro~": intro]
+        let pointers = Locked<[String?]>([])
+        let token = book.observeProperties(deep: true) { _, change in
+            pointers.withLock { $0.append(change.pointer?.description) }
+        }
+        book.title = "Swift"
+        body.notes[1].title = "B"
+        book.cover?.color = "red"
+        book.chapters.append(Section("End"))
+        #expect(
+            pointers.withLock { $0 } == ["/title", "/chapters/1/notes/1/title", "/cover/color", "/chapters"])
+        // Reached only through the dictionary: its key is the token, escaped.
+        book.chapters = []
+        pointers.withLock { $0 = [] }
+        intro.pages = 2
+        #expect(pointers.withLock { $0 } == ["/index/in~1tro~0/pages"])
+        #expect(try JSONPointer("/index/in~1tro~0/pages").tokens == ["index", "in/tro~", "pages"])
+        withExtendedLifetime(token) {}
+
+        let wardrobe = Wardrobe()
+        let coat = Coat()
+        wardrobe.coats = [coat]
+        let paths = Locked<[String]>([])
+        let setToken = wardrobe.observeProperties(deep: true) { _, change in
+            paths.withLock { $0.append(change.path) }
+            pointers.withLock { $0.append(change.pointer?.description) }
+        }
+        pointers.withLock { $0 = [] }
+        coat.color = "blue"
+        #expect(paths.withLock { $0 } == ["coats.color"])
+        #expect(pointers.withLock { $0 } == [nil])
+        withExtendedLifetime(setToken) {}
     }
 
     @Test("objects join and leave as the graph changes: added ones are heard, removed and replaced ones are not")

@@ -10,14 +10,14 @@ final class ChangeLocation: @unchecked Sendable {  // written in `init` only
         self.node = node
     }
 
-    /// The path to the node's property `name`.
-    func path(to name: String) -> String {
-        graph?.path(to: node, property: name) ?? name
+    /// The way to the node's property `name`.
+    func steps(to name: String) -> [PathStep] {
+        graph?.steps(to: node, property: name) ?? [.property(name)]
     }
 }
 
 /// What finds the path to a node of a graph (`GraphObservation`).
 protocol PathFinding: AnyObject, Sendable {
     /// `pages[2].title`: the way from the root to the property `name` of the node `id`.
-    func path(to id: ObjectIdentifier, property name: String) -> String
+    func steps(to id: ObjectIdentifier, property name: String) -> [PathStep]
 }

@@ -260,7 +260,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
     }
 
     /// `pages[2].title`: the way from the root to `id`'s property, walked down with current positions.
-    func path(to id: ObjectIdentifier, property name: String) -> String {
+    func steps(to id: ObjectIdentifier, property name: String) -> [PathStep] {
         // The chain of identities is taken under the lock, the values read after it.
         let chain = lock.withLock { () -> [(property: ObjectProperty, child: ObjectIdentifier)] in
             var chain: [(ObjectProperty, ObjectIdentifier)] = []
@@ -272,17 +272,17 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
             }
             return current == rootID ? chain.reversed() : []
         }
-        guard var object = root else { return name }
-        var components: [String] = []
+        guard var object = root else { return [.property(name)] }
+        var steps: [PathStep] = []
         for (property, childID) in chain {
             let value = property.currentValue(in: object)
             guard let child = ObjectContents.objects(in: value).first(where: { ObjectIdentifier($0) == childID }),
                 let position = ObjectContents.pathPosition(of: child, in: value)
-            else { return name }
-            components.append(property.name + position)
+            else { return [.property(name)] }
+            steps += [.property(property.name)] + position
             object = child
         }
-        return (components + [name]).joined(separator: ".")
+        return steps + [.property(name)]
     }
 
     override func didCancel() {

@@ -27,11 +27,12 @@ enum ObjectContents {
         }
     }
 
-    /// Where `child` is in `value` (a property's current value): `[2]` in an array, `["key"]` in a
-    /// dictionary, `""` held directly or in an optional or a set, `nil` when it is not there.
-    static func pathPosition(of child: AnyObject, in value: Any?) -> String? {
+    /// Where `child` is in `value` (a property's current value): `[.index(2)]` in an array,
+    /// `[.key("key")]` in a dictionary, `[]` held directly or in an optional, `[.unordered]` in a set;
+    /// `nil` when it is not there.
+    static func pathPosition(of child: AnyObject, in value: Any?) -> [PathStep]? {
         guard let value else { return nil }
-        if let object = value as? any KeyValueObservable { return object === child ? "" : nil }
+        if let object = value as? any KeyValueObservable { return object === child ? [] : nil }
         guard let container = value as? any ObjectContainer else { return nil }
         return container.pathPosition(of: child)
     }
@@ -42,9 +43,9 @@ protocol ObjectContainer {
     /// Whether the values held may be objects, or hold them.
     static var mayHoldObjects: Bool { get }
     func forEachContained(_ body: (Any) -> Void)
-    /// Where `child` is among the values held, at any depth (`[2]`, `["key"]`, `[1][0]`); `""` where
-    /// the container has no positions (an optional, a set).
-    func pathPosition(of child: AnyObject) -> String?
+    /// Where `child` is among the values held, at any depth (`[.index(1), .index(0)]`); `[]` in an
+    /// optional, `[.unordered]` in a set.
+    func pathPosition(of child: AnyObject) -> [PathStep]?
 }
 
 extension ObjectContainer {
@@ -55,9 +56,9 @@ extension ObjectContainer {
     }
 }
 
-/// Where `child` is in `element`, an element of a container: `""` when it is the element.
-private func pathPosition(of child: AnyObject, inElement element: Any) -> String? {
-    if let object = element as? any KeyValueObservable { return object === child ? "" : nil }
+/// Where `child` is in `element`, an element of a container: `[]` when it is the element.
+private func pathPosition(of child: AnyObject, inElement element: Any) -> [PathStep]? {
+    if let object = element as? any KeyValueObservable { return object === child ? [] : nil }
     return (element as? any ObjectContainer)?.pathPosition(of: child)
 }
 
@@ -66,7 +67,7 @@ extension Optional: ObjectContainer {
     func forEachContained(_ body: (Any) -> Void) {
         if let wrapped = self { body(wrapped) }
     }
-    func pathPosition(of child: AnyObject) -> String? {
+    func pathPosition(of child: AnyObject) -> [PathStep]? {
         self.flatMap { ObservableCore.pathPosition(of: child, inElement: $0) }
     }
 }
@@ -76,9 +77,9 @@ extension Array: ObjectContainer {
     func forEachContained(_ body: (Any) -> Void) {
         for element in self { body(element) }
     }
-    func pathPosition(of child: AnyObject) -> String? {
+    func pathPosition(of child: AnyObject) -> [PathStep]? {
         for (index, element) in enumerated() {
-            if let inner = ObservableCore.pathPosition(of: child, inElement: element) { return "[\(index)]" + inner }
+            if let inner = ObservableCore.pathPosition(of: child, inElement: element) { return [.index(index)] + inner }
         }
         return nil
     }
@@ -89,7 +90,7 @@ extension ContiguousArray: ObjectContainer {
     func forEachContained(_ body: (Any) -> Void) {
         for element in self { body(element) }
     }
-    func pathPosition(of child: AnyObject) -> String? {
+    func pathPosition(of child: AnyObject) -> [PathStep]? {
         Array(self).pathPosition(of: child)
     }
 }
@@ -99,8 +100,8 @@ extension Set: ObjectContainer {
     func forEachContained(_ body: (Any) -> Void) {
         for element in self { body(element) }
     }
-    func pathPosition(of child: AnyObject) -> String? {
-        contains { ObservableCore.pathPosition(of: child, inElement: $0) != nil } ? "" : nil
+    func pathPosition(of child: AnyObject) -> [PathStep]? {
+        contains { ObservableCore.pathPosition(of: child, inElement: $0) != nil } ? [.unordered] : nil
     }
 }
 
@@ -109,10 +110,10 @@ extension Dictionary: ObjectContainer {
     func forEachContained(_ body: (Any) -> Void) {
         for value in values { body(value) }
     }
-    func pathPosition(of child: AnyObject) -> String? {
+    func pathPosition(of child: AnyObject) -> [PathStep]? {
         for (key, value) in self {
             if let inner = ObservableCore.pathPosition(of: child, inElement: value) {
-                return "[\(String(reflecting: key))]" + inner
+                return [.key(key)] + inner
             }
         }
         return nil

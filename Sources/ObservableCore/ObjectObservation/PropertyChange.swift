@@ -24,7 +24,10 @@ public struct PropertyChange: CustomStringConvertible {
 
     /// Where the change happened: the property's name (`"title"`), or in a graph the way to the object
     /// as the graph is when read (`"pages[2].title"`): read it in the handler.
-    public var path: String { location?.path(to: name) ?? name }
+    public var path: String { PathStep.text(steps) }
+
+    /// The way from the graph's root to the property, read now.
+    var steps: [PathStep] { location?.steps(to: name) ?? [.property(name)] }
 
     /// The object whose property changed, in an observation of a graph (while it lives); `nil` in
     /// the observation of one object, whose handler is given that object.
