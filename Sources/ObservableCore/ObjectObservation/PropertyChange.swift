@@ -24,7 +24,7 @@ public struct PropertyChange: CustomStringConvertible {
 
     /// Where the change happened: the property's name (`"title"`), or in a graph the way to the object
     /// as the graph is when read (`"pages[2].title"`): read it in the handler.
-    public var path: String { PathStep.text(steps) }
+    public var path: String { location.map { PathStep.text($0.steps(to: name)) } ?? name }
 
     /// The way from the graph's root to the property, read now.
     var steps: [PathStep] { location?.steps(to: name) ?? [.property(name)] }

@@ -41,14 +41,14 @@ public enum JSONValue: Hashable, Sendable {
         case .null: hasher.combine(0)
         case .bool(let value): hasher.combine(value)
         // An integer and the number equal to it hash alike.
-        case .integer(let value): hasher.combine(Double(exactly: value) ?? Double(value))
+        case .integer(let value): hasher.combine(Double(value))
         case .number(let value): hasher.combine(value)
         case .string(let value): hasher.combine(value)
         case .array(let values): hasher.combine(values)
         // Members are unordered (RFC 8259): combined so that their order does not matter.
         case .object(let members):
             hasher.combine(members.count)
-            hasher.combine(members.reduce(0) { $0 ^ Hasher.hash(of: $1) })
+            hasher.combine(members.reduce(0) { $0 ^ Self.hash(of: $1) })
         }
     }
 
@@ -60,10 +60,8 @@ public enum JSONValue: Hashable, Sendable {
         guard lhs.count == rhs.count else { return false }
         return lhs.allSatisfy { member in rhs.contains { $0.name == member.name && $0.value == member.value } }
     }
-}
 
-extension Hasher {
-    fileprivate static func hash(of member: (name: String, value: JSONValue)) -> Int {
+    private static func hash(of member: (name: String, value: JSONValue)) -> Int {
         var hasher = Hasher()
         hasher.combine(member.name)
         hasher.combine(member.value)
