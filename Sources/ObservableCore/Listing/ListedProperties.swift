@@ -91,6 +91,12 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
         return nil
     }
 
+    /// Every property once, as its most derived entry declares it, without an instance's offsets.
+    var declared: [Property] {
+        var seen: Set<String> = []
+        return lists.flatMap(\.entries).compactMap { seen.insert($0.name).inserted ? found[$0.name] : nil }
+    }
+
     /// Every property once, in slot order: a superclass's first.
     func all(in object: AnyObject) -> [(property: Property, slotOffset: Int)] {
         let offsets = self.offsets(in: object)

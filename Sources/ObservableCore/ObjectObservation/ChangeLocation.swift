@@ -12,12 +12,18 @@ final class ChangeLocation: @unchecked Sendable {  // written in `init` only
 
     /// The way to the node's property `name`.
     func steps(to name: String) -> [PathStep] {
-        graph?.steps(to: node, property: name) ?? [.property(name)]
+        graph?.steps(to: node, property: name, every: false).first ?? [.property(name)]
+    }
+
+    /// Every way to the node's property `name`, for a node held in several places.
+    func everySteps(to name: String) -> [[PathStep]] {
+        graph?.steps(to: node, property: name, every: true) ?? [[.property(name)]]
     }
 }
 
 /// What finds the path to a node of a graph (`GraphObservation`).
 protocol PathFinding: AnyObject, Sendable {
-    /// `pages[2].title`: the way from the root to the property `name` of the node `id`.
-    func steps(to id: ObjectIdentifier, property name: String) -> [PathStep]
+    /// `pages[2].title`: the ways from the root to the property `name` of the node `id`: the first
+    /// found, or every one.
+    func steps(to id: ObjectIdentifier, property name: String, every: Bool) -> [[PathStep]]
 }

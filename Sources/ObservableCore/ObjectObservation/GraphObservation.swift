@@ -259,30 +259,77 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         lock.withLock { nodes[id] = nil }
     }
 
-    /// `pages[2].title`: the way from the root to `id`'s property, walked down with current positions.
-    func steps(to id: ObjectIdentifier, property name: String) -> [PathStep] {
-        // The chain of identities is taken under the lock, the values read after it.
-        let chain = lock.withLock { () -> [(property: ObjectProperty, child: ObjectIdentifier)] in
-            var chain: [(ObjectProperty, ObjectIdentifier)] = []
-            var current = id
-            var seen: Set<ObjectIdentifier> = []
-            while current != rootID, seen.insert(current).inserted, let parent = nodes[current]?.parent {
-                chain.append((parent.property.takeUnretainedValue(), current))
-                current = parent.node
+    /// `pages[2].title`: the ways from the root to `id`'s property, walked down with current positions:
+    /// the first found, or with `every` each way to an object held in several places.
+    func steps(to id: ObjectIdentifier, property name: String, every: Bool) -> [[PathStep]] {
+        // The chains of identities are taken under the lock, the values read after it.
+        let chains = lock.withLock { every ? everyChain(to: id) : firstChain(to: id).map { [$0] } ?? [] }
+        guard let root else { return [[.property(name)]] }
+        var found: [[PathStep]] = []
+        for chain in chains {
+            var reached: [(object: AnyObject, steps: [PathStep])] = [(root, [])]
+            for (property, childID) in chain {
+                reached = reached.flatMap { object, steps in
+                    let value = property.currentValue(in: object)
+                    guard
+                        let child = ObjectContents.objects(in: value).first(where: { ObjectIdentifier($0) == childID })
+                    else { return [] as [(AnyObject, [PathStep])] }
+                    return ObjectContents.positions(of: child, in: value, firstOnly: !every).map {
+                        (child, steps + [.property(property.name)] + $0)
+                    }
+                }
             }
-            return current == rootID ? chain.reversed() : []
+            found += reached.map { $0.steps + [.property(name)] }
+            if !every, !found.isEmpty { break }
         }
-        guard var object = root else { return [.property(name)] }
-        var steps: [PathStep] = []
-        for (property, childID) in chain {
-            let value = property.currentValue(in: object)
-            guard let child = ObjectContents.objects(in: value).first(where: { ObjectIdentifier($0) == childID }),
-                let position = ObjectContents.pathPosition(of: child, in: value)
-            else { return [.property(name)] }
-            steps += [.property(property.name)] + position
-            object = child
+        return found.isEmpty && !every ? [[.property(name)]] : found
+    }
+
+    private typealias Chain = [(property: ObjectProperty, child: ObjectIdentifier)]
+
+    /// The links that first reached each node on the way to `id`; under the lock.
+    private func firstChain(to id: ObjectIdentifier) -> Chain? {
+        var chain: Chain = []
+        var current = id
+        var seen: Set<ObjectIdentifier> = []
+        while current != rootID, seen.insert(current).inserted, let parent = nodes[current]?.parent {
+            chain.append((parent.property.takeUnretainedValue(), current))
+            current = parent.node
         }
-        return steps + [.property(name)]
+        return current == rootID ? chain.reversed() : nil
+    }
+
+    /// Every way to `id` without a cycle; under the lock. The nodes are searched for the parents of
+    /// a node held more than once, which only a node that knows one parent is spared.
+    private func everyChain(to id: ObjectIdentifier) -> [Chain] {
+        var found: [Chain] = []
+        var reversed: Chain = []
+        var onWay: Set<ObjectIdentifier> = []
+        func climb(from current: ObjectIdentifier) {
+            if current == rootID {
+                found.append(reversed.reversed())
+                return
+            }
+            guard let node = nodes[current], onWay.insert(current).inserted else { return }
+            defer { onWay.remove(current) }
+            var parents: [(node: ObjectIdentifier, property: Unmanaged<ObjectProperty>)] = []
+            if node.incoming <= 1, let parent = node.parent {
+                parents = [parent]
+            } else {
+                for other in nodes.values {
+                    for edge in other.outgoing.keys where edge.child == current {
+                        parents.append((other.id, edge.property))
+                    }
+                }
+            }
+            for parent in parents {
+                reversed.append((parent.property.takeUnretainedValue(), current))
+                climb(from: parent.node)
+                reversed.removeLast()
+            }
+        }
+        climb(from: id)
+        return found
     }
 
     override func didCancel() {

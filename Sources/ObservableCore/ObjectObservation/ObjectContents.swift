@@ -29,12 +29,9 @@ enum ObjectContents {
 
     /// Where `child` is in `value` (a property's current value): `[.index(2)]` in an array,
     /// `[.key("key")]` in a dictionary, `[]` held directly or in an optional, `[.unordered]` in a set;
-    /// `nil` when it is not there.
-    static func pathPosition(of child: AnyObject, in value: Any?) -> [PathStep]? {
-        guard let value else { return nil }
-        if let object = value as? any KeyValueObservable { return object === child ? [] : nil }
-        guard let container = value as? any ObjectContainer else { return nil }
-        return container.pathPosition(of: child)
+    /// every place it is held, or only the first when `firstOnly`; none when it is not there.
+    static func positions(of child: AnyObject, in value: Any?, firstOnly: Bool) -> [[PathStep]] {
+        value.map { ObservableCore.positions(of: child, inElement: $0, firstOnly: firstOnly) } ?? []
     }
 }
 
@@ -42,13 +39,19 @@ enum ObjectContents {
 protocol ObjectContainer {
     /// Whether the values held may be objects, or hold them.
     static var mayHoldObjects: Bool { get }
+    /// The type of the values held (a dictionary's values).
+    static var elementType: Any.Type { get }
+    /// Whether the values held have positions a path can name: all but a set's.
+    static var hasPositions: Bool { get }
     func forEachContained(_ body: (Any) -> Void)
     /// Where `child` is among the values held, at any depth (`[.index(1), .index(0)]`); `[]` in an
-    /// optional, `[.unordered]` in a set.
-    func pathPosition(of child: AnyObject) -> [PathStep]?
+    /// optional, `[.unordered]` in a set; every place, or the first when `firstOnly`.
+    func positions(of child: AnyObject, firstOnly: Bool) -> [[PathStep]]
 }
 
 extension ObjectContainer {
+    static var hasPositions: Bool { true }
+
     /// Whether `Element`, the type of the values held, may hold objects.
     fileprivate static func mayHold<Element>(_: Element.Type) -> Bool {
         Element.self is any KeyValueObservable.Type || Element.self == Any.self || Element.self == AnyObject.self
@@ -56,66 +59,79 @@ extension ObjectContainer {
     }
 }
 
-/// Where `child` is in `element`, an element of a container: `[]` when it is the element.
-private func pathPosition(of child: AnyObject, inElement element: Any) -> [PathStep]? {
-    if let object = element as? any KeyValueObservable { return object === child ? [] : nil }
-    return (element as? any ObjectContainer)?.pathPosition(of: child)
+/// Where `child` is in `element`, an element of a container: `[[]]` when it is the element.
+private func positions(of child: AnyObject, inElement element: Any, firstOnly: Bool) -> [[PathStep]] {
+    if let object = element as? any KeyValueObservable { return object === child ? [[]] : [] }
+    return (element as? any ObjectContainer)?.positions(of: child, firstOnly: firstOnly) ?? []
+}
+
+/// The places of `child` in `elements`, each after the step to its element.
+private func positions(
+    of child: AnyObject, in elements: some Sequence<(step: PathStep, element: Any)>, firstOnly: Bool
+) -> [[PathStep]] {
+    var found: [[PathStep]] = []
+    for (step, element) in elements {
+        for inner in positions(of: child, inElement: element, firstOnly: firstOnly) {
+            found.append([step] + inner)
+            if firstOnly { return found }
+        }
+    }
+    return found
 }
 
 extension Optional: ObjectContainer {
     static var mayHoldObjects: Bool { mayHold(Wrapped.self) }
+    static var elementType: Any.Type { Wrapped.self }
     func forEachContained(_ body: (Any) -> Void) {
         if let wrapped = self { body(wrapped) }
     }
-    func pathPosition(of child: AnyObject) -> [PathStep]? {
-        self.flatMap { ObservableCore.pathPosition(of: child, inElement: $0) }
+    func positions(of child: AnyObject, firstOnly: Bool) -> [[PathStep]] {
+        self.map { ObservableCore.positions(of: child, inElement: $0, firstOnly: firstOnly) } ?? []
     }
 }
 
 extension Array: ObjectContainer {
     static var mayHoldObjects: Bool { mayHold(Element.self) }
+    static var elementType: Any.Type { Element.self }
     func forEachContained(_ body: (Any) -> Void) {
         for element in self { body(element) }
     }
-    func pathPosition(of child: AnyObject) -> [PathStep]? {
-        for (index, element) in enumerated() {
-            if let inner = ObservableCore.pathPosition(of: child, inElement: element) { return [.index(index)] + inner }
-        }
-        return nil
+    func positions(of child: AnyObject, firstOnly: Bool) -> [[PathStep]] {
+        ObservableCore.positions(
+            of: child, in: enumerated().lazy.map { (PathStep.index($0), $1 as Any) }, firstOnly: firstOnly)
     }
 }
 
 extension ContiguousArray: ObjectContainer {
     static var mayHoldObjects: Bool { mayHold(Element.self) }
+    static var elementType: Any.Type { Element.self }
     func forEachContained(_ body: (Any) -> Void) {
         for element in self { body(element) }
     }
-    func pathPosition(of child: AnyObject) -> [PathStep]? {
-        Array(self).pathPosition(of: child)
+    func positions(of child: AnyObject, firstOnly: Bool) -> [[PathStep]] {
+        Array(self).positions(of: child, firstOnly: firstOnly)
     }
 }
 
 extension Set: ObjectContainer {
     static var mayHoldObjects: Bool { mayHold(Element.self) }
+    static var elementType: Any.Type { Element.self }
+    static var hasPositions: Bool { false }
     func forEachContained(_ body: (Any) -> Void) {
         for element in self { body(element) }
     }
-    func pathPosition(of child: AnyObject) -> [PathStep]? {
-        contains { ObservableCore.pathPosition(of: child, inElement: $0) != nil } ? [.unordered] : nil
+    func positions(of child: AnyObject, firstOnly: Bool) -> [[PathStep]] {
+        contains { !ObservableCore.positions(of: child, inElement: $0, firstOnly: true).isEmpty } ? [[.unordered]] : []
     }
 }
 
 extension Dictionary: ObjectContainer {
     static var mayHoldObjects: Bool { mayHold(Value.self) }
+    static var elementType: Any.Type { Value.self }
     func forEachContained(_ body: (Any) -> Void) {
         for value in values { body(value) }
     }
-    func pathPosition(of child: AnyObject) -> [PathStep]? {
-        for (key, value) in self {
-            if let inner = ObservableCore.pathPosition(of: child, inElement: value) {
-                return [.key(key)] + inner
-            }
-        }
-        return nil
+    func positions(of child: AnyObject, firstOnly: Bool) -> [[PathStep]] {
+        ObservableCore.positions(of: child, in: lazy.map { (PathStep.key($0), $1 as Any) }, firstOnly: firstOnly)
     }
 }

@@ -8,6 +8,10 @@ final class ObjectProperty: @unchecked Sendable {
     let slotOffset: Int
     /// Keeps the property's values as a change carries them.
     let reader: KeyedValueReader
+    /// How the property is declared (`weak`, reached by string key, …).
+    let flags: ObservedPropertyList.Flags
+    /// The type of the property's storage.
+    let valueType: Any.Type
     /// Reads the stored value of an instance; `nil` unless the property holds objects that an
     /// observation of a graph follows (strongly: a `weak` or `unowned` reference is not followed).
     private let storedValue: ((AnyObject) -> Any?)?
@@ -17,6 +21,8 @@ final class ObjectProperty: @unchecked Sendable {
         name = property.name
         self.slotOffset = slotOffset
         reader = KeyedValueReader(for: property.storage.valueType)
+        flags = property.flags
+        valueType = property.storage.valueType
         let mayHoldObjects = ObjectContents.mayHoldObjects(
             property.storage.valueType, isExistential: property.flags.contains(.existential))
         storedValue = property.isStrong && mayHoldObjects ? property.storage.read : nil

@@ -29,6 +29,10 @@ public struct PropertyChange: CustomStringConvertible {
     /// The way from the graph's root to the property, read now.
     var steps: [PathStep] { location?.steps(to: name) ?? [.property(name)] }
 
+    /// Every way from the graph's root to the property, read now: more than one for an object held
+    /// in several places.
+    var everySteps: [[PathStep]] { location?.everySteps(to: name) ?? [[.property(name)]] }
+
     /// The object whose property changed, in an observation of a graph (while it lives); `nil` in
     /// the observation of one object, whose handler is given that object.
     public var object: AnyObject? { changedObject }

@@ -1,0 +1,277 @@
+import Foundation
+import ObservableCore
+import Testing
+
+@KeyValueObservable
+private final class Manuscript: Codable {
+    var title = ""
+    var subtitle: String?
+    var parts: [Part] = []
+    var tags: [String] = []
+    var ratings: [Int?] = []
+    var lead: Part?
+    var index: [String: Part] = [:]
+    private var drafts = 0
+    init() {}
+
+    func redraft() { drafts += 1 }
+}
+
+@KeyValueObservable
+private final class Part: Codable {
+    var title = ""
+    var notes: [String] = []
+    weak var manuscript: Manuscript?
+    init(_ title: String = "") { self.title = title }
+
+    private enum CodingKeys: String, CodingKey {
+        case title, notes
+    }
+}
+
+private struct Brush {}
+
+@KeyValueObservable
+private final class Sketch {
+    var title = ""
+    var brush = Brush()
+}
+
+@KeyValueObservable
+private final class Label: Codable {
+    var text = ""
+    init() {}
+}
+
+extension Label: Hashable {
+    static func == (lhs: Label, rhs: Label) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+@KeyValueObservable
+private final class Board {
+    var labels: Set<Label> = []
+}
+
+@KeyValueObservable
+private final class Desk {
+    var item: (any KeyValueObservable)?
+}
+
+private func pointer(_ text: String) -> JSONPointer {
+    try! JSONPointer(text)
+}
+
+@Suite("Recording a document's edits as a JSON Patch")
+struct JSONPatchRecorderTests {
+    @Test("a set is a replace; an optional that was nil is added, one set to nil removed; nil to nil is nothing")
+    func sets() throws {
+        let book = Manuscript()
+        let recorder = try JSONPatchRecorder(recording: book)
+        book.title = "Emma"
+        book.subtitle = "A Novel"
+        book.subtitle = "A Novel in Three Volumes"
+        book.subtitle = nil
+        book.subtitle = nil
+        #expect(
+            try recorder.operations == [
+                JSONPatchOperation(.replace(.string("Emma")), at: pointer("/title")),
+                JSONPatchOperation(.add(.string("A Novel")), at: pointer("/subtitle")),
+                JSONPatchOperation(.replace(.string("A Novel in Three Volumes")), at: pointer("/subtitle")),
+                JSONPatchOperation(.remove, at: pointer("/subtitle")),
+            ])
+    }
+
+    @Test("with tests of old values, each replace and remove follows a test of what it replaces")
+    func testsOldValues() throws {
+        let book = Manuscript()
+        book.tags = ["a", "b"]
+        let recorder = try JSONPatchRecorder(recording: book, testingOldValues: true)
+        book.title = "Emma"
+        book.subtitle = "A Novel"
+        book.subtitle = nil
+        book.tags.remove(at: 0)
+        book.tags[0] = "c"
+        #expect(
+            try recorder.operations == [
+                JSONPatchOperation(.test(.string("")), at: pointer("/title")),
+                JSONPatchOperation(.replace(.string("Emma")), at: pointer("/title")),
+                JSONPatchOperation(.add(.string("A Novel")), at: pointer("/subtitle")),
+                JSONPatchOperation(.test(.string("A Novel")), at: pointer("/subtitle")),
+                JSONPatchOperation(.remove, at: pointer("/subtitle")),
+                JSONPatchOperation(.test(.string("a")), at: pointer("/tags/0")),
+                JSONPatchOperation(.remove, at: pointer("/tags/0")),
+                JSONPatchOperation(.test(.string("b")), at: pointer("/tags/0")),
+                JSONPatchOperation(.replace(.string("c")), at: pointer("/tags/0")),
+            ])
+    }
+
+    @Test("an array changed in place: adds ascending, removes descending, replaces per index; nil elements are null")
+    func arraysInPlace() throws {
+        let book = Manuscript()
+        let recorder = try JSONPatchRecorder(recording: book)
+        book.tags.append("x")
+        book.tags += ["y", "z"]
+        book.tags.removeSubrange(0..<2)
+        book.tags[0] = "q"
+        book.ratings.append(nil)
+        book.tags = ["whole"]
+        #expect(
+            try recorder.operations == [
+                JSONPatchOperation(.add(.string("x")), at: pointer("/tags/0")),
+                JSONPatchOperation(.add(.string("y")), at: pointer("/tags/1")),
+                JSONPatchOperation(.add(.string("z")), at: pointer("/tags/2")),
+                JSONPatchOperation(.remove, at: pointer("/tags/1")),
+                JSONPatchOperation(.remove, at: pointer("/tags/0")),
+                JSONPatchOperation(.replace(.string("q")), at: pointer("/tags/0")),
+                JSONPatchOperation(.add(.null), at: pointer("/ratings/0")),
+                JSONPatchOperation(.replace(.array([.string("whole")])), at: pointer("/tags")),
+            ])
+    }
+
+    @Test("a new child is added encoded as it was then; its later edits are at its place as it moves")
+    func children() throws {
+        let book = Manuscript()
+        let recorder = try JSONPatchRecorder(recording: book)
+        let one = Part("one")
+        book.parts.append(one)
+        one.title = "uno"
+        book.parts.insert(Part("zero"), at: 0)
+        one.notes.append("n")
+        book.lead = one
+        one.title = "eins"
+        let encodedOne: JSONValue = .object([("title", .string("one")), ("notes", .array([]))])
+        let encodedZero: JSONValue = .object([("title", .string("zero")), ("notes", .array([]))])
+        let encodedLead: JSONValue = .object([("title", .string("uno")), ("notes", .array([.string("n")]))])
+        let operations = try recorder.operations
+        #expect(
+            operations.prefix(5) == [
+                JSONPatchOperation(.add(encodedOne), at: pointer("/parts/0")),
+                JSONPatchOperation(.replace(.string("uno")), at: pointer("/parts/0/title")),
+                JSONPatchOperation(.add(encodedZero), at: pointer("/parts/0")),
+                JSONPatchOperation(.add(.string("n")), at: pointer("/parts/1/notes/0")),
+                JSONPatchOperation(.add(encodedLead), at: pointer("/lead")),
+            ])
+        // Held twice, `one` is encoded at both places and changes at both, in the order the graph finds them.
+        #expect(operations.count == 7)
+        #expect(Set(operations.suffix(2).map(\.path)) == [pointer("/parts/1/title"), pointer("/lead/title")])
+        #expect(operations.suffix(2).allSatisfy { $0.operation == .replace(.string("eins")) })
+    }
+
+    @Test("weak properties and those hidden from string keys are not part of the document")
+    func notRecorded() throws {
+        let book = Manuscript()
+        let part = Part()
+        book.parts = [part]
+        let recorder = try JSONPatchRecorder(recording: book)
+        part.manuscript = book
+        book.redraft()
+        #expect(try recorder.operations.isEmpty)
+    }
+
+    @Test("recording refuses a property that is not Encodable, and objects in a set, naming the property")
+    func refusedAtStart() {
+        #expect {
+            _ = try JSONPatchRecorder(recording: Sketch())
+        } throws: { error in
+            (error as? PatchRecordingError).map {
+                $0.location == "Sketch.brush" && $0.reason == .notEncodable(type: "Brush")
+            } ?? false
+        }
+        #expect {
+            _ = try JSONPatchRecorder(recording: Board())
+        } throws: { error in
+            (error as? PatchRecordingError).map {
+                $0.location == "Board.labels" && $0.reason == .objectsInSet(type: "Set<Label>")
+            } ?? false
+        }
+    }
+
+    @Test("an object of a class that cannot be recorded, set later, makes the patch throw instead of losing it")
+    func refusedLater() throws {
+        let desk = Desk()
+        let recorder = try JSONPatchRecorder(recording: desk)
+        desk.item = Sketch()
+        #expect {
+            _ = try recorder.operations
+        } throws: { error in
+            (error as? PatchRecordingError).map {
+                $0.location == "Sketch.brush" && $0.reason == .notEncodable(type: "Brush")
+            } ?? false
+        }
+        #expect(throws: PatchRecordingError.self) { try recorder.takeOperations() }
+    }
+
+    @Test("takeOperations hands over what was recorded and starts afresh; stop ends recording")
+    func takeAndStop() throws {
+        let book = Manuscript()
+        let recorder = try JSONPatchRecorder(recording: book)
+        book.title = "a"
+        #expect(try recorder.takeOperations() == [JSONPatchOperation(.replace(.string("a")), at: pointer("/title"))])
+        #expect(try recorder.takeOperations().isEmpty)
+        book.title = "b"
+        recorder.stop()
+        book.title = "c"
+        #expect(try recorder.operations == [JSONPatchOperation(.replace(.string("b")), at: pointer("/title"))])
+    }
+
+    @Test("a freed recorder stops recording; the document is not kept alive by it")
+    func lifetimes() throws {
+        weak var freedBook: Manuscript?
+        do {
+            let book = Manuscript()
+            freedBook = book
+            var recorder: JSONPatchRecorder? = try JSONPatchRecorder(recording: book)
+            weak let freedRecorder = recorder
+            book.title = "a"
+            #expect(try recorder?.operations.count == 1)
+            recorder = nil
+            #expect(freedRecorder == nil)
+            book.title = "b"
+        }
+        #expect(freedBook == nil)
+    }
+
+    @Test("random edits, shared children included: the patch applied to the starting JSON gives the document's JSON")
+    func randomRoundTrip() throws {
+        var generator = SeededGenerator(seed: 0x5EED_0059)
+        let encoder = JSONEncoder()
+        let decoder = JSONDecoder()
+        for _ in 0..<40 {
+            let book = Manuscript()
+            var state = try decoder.decode(JSONValue.self, from: encoder.encode(book))
+            let recorder = try JSONPatchRecorder(recording: book, testingOldValues: Bool.random(using: &generator))
+            for _ in 0..<30 {
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    Self.randomEdit(of: book, using: &generator)
+                }
+                state = try state.applying(recorder.takeOperations())
+                #expect(state == (try decoder.decode(JSONValue.self, from: encoder.encode(book))))
+            }
+        }
+    }
+
+    private static func randomEdit(of book: Manuscript, using generator: inout SeededGenerator) {
+        let word = ["a", "b", "c", "d"].randomElement(using: &generator)!
+        let parts = book.parts + (book.lead.map { [$0] } ?? []) + book.index.values
+        switch Int.random(in: 0..<13, using: &generator) {
+        case 0: book.title = word
+        case 1: book.subtitle = Bool.random(using: &generator) ? word : nil
+        case 2: book.tags.insert(word, at: Int.random(in: 0...book.tags.count, using: &generator))
+        case 3:
+            let start = Int.random(in: 0...book.tags.count, using: &generator)
+            book.tags.removeSubrange(start..<Int.random(in: start...book.tags.count, using: &generator))
+        case 4: if !book.tags.isEmpty { book.tags[Int.random(in: 0..<book.tags.count, using: &generator)] = word }
+        case 5: book.ratings.append(Bool.random(using: &generator) ? nil : Int.random(in: 0...5, using: &generator))
+        case 6: book.parts.insert(Part(word), at: Int.random(in: 0...book.parts.count, using: &generator))
+        case 7:
+            let start = Int.random(in: 0...book.parts.count, using: &generator)
+            book.parts.removeSubrange(start..<Int.random(in: start...book.parts.count, using: &generator))
+        case 8: book.lead = Bool.random(using: &generator) ? parts.randomElement(using: &generator) ?? Part(word) : nil
+        case 9: parts.randomElement(using: &generator)?.title = word
+        case 10: parts.randomElement(using: &generator)?.notes.append(word)
+        case 11: book.index[word] = Bool.random(using: &generator) ? parts.randomElement(using: &generator) : nil
+        default: if book.parts.count > 1 { book.parts.swapAt(0, book.parts.count - 1) }
+        }
+    }
+}
