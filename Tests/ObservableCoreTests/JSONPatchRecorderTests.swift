@@ -2,33 +2,6 @@ import Foundation
 import ObservableCore
 import Testing
 
-@KeyValueObservable
-private final class Manuscript: Codable {
-    var title = ""
-    var subtitle: String?
-    var parts: [Part] = []
-    var tags: [String] = []
-    var ratings: [Int?] = []
-    var lead: Part?
-    var index: [String: Part] = [:]
-    private var drafts = 0
-    init() {}
-
-    func redraft() { drafts += 1 }
-}
-
-@KeyValueObservable
-private final class Part: Codable {
-    var title = ""
-    var notes: [String] = []
-    weak var manuscript: Manuscript?
-    init(_ title: String = "") { self.title = title }
-
-    private enum CodingKeys: String, CodingKey {
-        case title, notes
-    }
-}
-
 private struct Brush {}
 
 @KeyValueObservable
@@ -243,35 +216,11 @@ struct JSONPatchRecorderTests {
             let recorder = try JSONPatchRecorder(recording: book, testingOldValues: Bool.random(using: &generator))
             for _ in 0..<30 {
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                    Self.randomEdit(of: book, using: &generator)
+                    book.randomEdit(using: &generator)
                 }
                 state = try state.applying(recorder.takeOperations())
                 #expect(state == (try decoder.decode(JSONValue.self, from: encoder.encode(book))))
             }
-        }
-    }
-
-    private static func randomEdit(of book: Manuscript, using generator: inout SeededGenerator) {
-        let word = ["a", "b", "c", "d"].randomElement(using: &generator)!
-        let parts = book.parts + (book.lead.map { [$0] } ?? []) + book.index.values
-        switch Int.random(in: 0..<13, using: &generator) {
-        case 0: book.title = word
-        case 1: book.subtitle = Bool.random(using: &generator) ? word : nil
-        case 2: book.tags.insert(word, at: Int.random(in: 0...book.tags.count, using: &generator))
-        case 3:
-            let start = Int.random(in: 0...book.tags.count, using: &generator)
-            book.tags.removeSubrange(start..<Int.random(in: start...book.tags.count, using: &generator))
-        case 4: if !book.tags.isEmpty { book.tags[Int.random(in: 0..<book.tags.count, using: &generator)] = word }
-        case 5: book.ratings.append(Bool.random(using: &generator) ? nil : Int.random(in: 0...5, using: &generator))
-        case 6: book.parts.insert(Part(word), at: Int.random(in: 0...book.parts.count, using: &generator))
-        case 7:
-            let start = Int.random(in: 0...book.parts.count, using: &generator)
-            book.parts.removeSubrange(start..<Int.random(in: start...book.parts.count, using: &generator))
-        case 8: book.lead = Bool.random(using: &generator) ? parts.randomElement(using: &generator) ?? Part(word) : nil
-        case 9: parts.randomElement(using: &generator)?.title = word
-        case 10: parts.randomElement(using: &generator)?.notes.append(word)
-        case 11: book.index[word] = Bool.random(using: &generator) ? parts.randomElement(using: &generator) : nil
-        default: if book.parts.count > 1 { book.parts.swapAt(0, book.parts.count - 1) }
         }
     }
 }

@@ -15,7 +15,8 @@ extension JSONValue {
         return document
     }
 
-    private mutating func apply(_ operation: JSONPatchOperation) throws(JSONPatchError.Reason) {
+    /// Applies one operation in place; on failure the value is left half changed: apply to a copy.
+    mutating func apply(_ operation: JSONPatchOperation) throws(JSONPatchError.Reason) {
         let path = operation.path
         switch operation.operation {
         case .add(let value): try add(value, at: path.tokens[...])
