@@ -159,4 +159,123 @@ struct PatchApplicationTests {
         let deep = JSONPointer(tokens: ["parts", "0"] + Array(repeating: "notes", count: 10_000))
         #expect(throws: JSONPatchError.self) { try book.apply([JSONPatchOperation(.add(.null), at: deep)]) }
     }
+
+    @Test("an undo history and a change tracker see a patch: undone whole as a group, reverted, redone")
+    func editors() throws {
+        let original = Manuscript()
+        original.parts = [Part("one")]
+        let replica = try Self.copy(of: original)
+        let start = replica.json
+        let recorder = try JSONPatchRecorder(recording: original)
+        original.title = "Emma"
+        original.parts[0].notes.append("n")
+        original.tags.append("t")
+        let patch = try recorder.takeOperations()
+
+        let history = UndoHistory(recording: replica, deep: true)
+        try history.group(named: "Sync") { try replica.apply(patch) }
+        let patched = replica.json
+        #expect(patched == original.json)
+        #expect(history.undoActionName == "Sync")
+        history.undo()
+        #expect(replica.json == start)
+        history.redo()
+        #expect(replica.json == patched)
+
+        let tracker = ChangeTracker(tracking: replica)
+        try replica.apply([JSONPatchOperation(.replace(.string("Persuasion")), at: JSONPointer("/title"))])
+        #expect(tracker.changedPropertyNames == ["title"])
+        tracker.revert()
+        #expect(replica.title == "Emma")
+    }
+
+    @Test("random JSON as a patch: refused by the decoder, or applied whole, or refused leaving all as it was")
+    func randomJSON() throws {
+        var generator = SeededGenerator(seed: 0x7E57_0059)
+        let scalars: [JSONValue] = [
+            .null, .bool(false), .integer(0), .integer(-7), .number(0.5), .string(""), .string("x"), .string("/title"),
+            .string("/tags/0"), .string("/tags/-"), .string("/parts/0/title"), .string("title"), .string("~2"),
+        ]
+        func randomValue(depth: Int, using generator: inout SeededGenerator) -> JSONValue {
+            switch Int.random(in: 0..<(depth > 2 ? 1 : 3), using: &generator) {
+            case 0: return scalars.randomElement(using: &generator)!
+            case 1:
+                return .array(
+                    (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                        randomValue(depth: depth + 1, using: &generator)
+                    })
+            default:
+                return .object(
+                    (0..<Int.random(in: 0...3, using: &generator)).map { index in
+                        (["title", "notes", "x"][index], randomValue(depth: depth + 1, using: &generator))
+                    })
+            }
+        }
+        let ops = ["add", "remove", "replace", "move", "copy", "test", "bad"]
+        let pointers = [
+            "", "/title", "/subtitle", "/tags/0", "/tags/-", "/tags/1", "/parts/0", "/parts/0/notes/-", "/x", "y",
+        ]
+        let book = Manuscript()
+        book.tags = ["a"]
+        book.parts = [Part("p")]
+        var decoded = 0
+        var applied = 0
+        for _ in 0..<2_000 {
+            let operations: [JSONValue] = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                var members: [(name: String, value: JSONValue)] = []
+                if Int.random(in: 0..<10, using: &generator) > 0 {
+                    members.append(("op", .string(ops.randomElement(using: &generator)!)))
+                }
+                for name in ["path", "from"] where Int.random(in: 0..<10, using: &generator) > 1 {
+                    let pointer = pointers.randomElement(using: &generator)!
+                    members.append(
+                        (
+                            name,
+                            Bool.random(using: &generator) ? .string(pointer) : randomValue(depth: 0, using: &generator)
+                        ))
+                }
+                if Int.random(in: 0..<10, using: &generator) > 1 {
+                    members.append(("value", randomValue(depth: 0, using: &generator)))
+                }
+                return .object(members)
+            }
+            let text = JSONValue.array(operations).description
+            guard let patch = try? Self.patch(text) else { continue }
+            decoded += 1
+            let before = book.json
+            do {
+                try book.apply(patch)
+                applied += 1
+            } catch {
+                #expect(book.json == before, "\(text): \(error)")
+            }
+        }
+        // The seed gives 169 patches of 2,000; some apply and some are refused.
+        #expect(decoded > 100)
+        #expect(applied > 0 && applied < decoded)
+    }
+}
+
+@KeyValueObservable
+@MainActor
+private final class Screen: @MainActor Codable {
+    var title = ""
+    var items: [String] = []
+    init() {}
+}
+
+@Suite("A patch on the main actor")
+@MainActor
+struct MainActorPatchTests {
+    @Test("a @MainActor document records and applies on the main actor")
+    func mainActor() throws {
+        let original = Screen()
+        let replica = Screen()
+        let recorder = try JSONPatchRecorder(recording: original)
+        original.title = "Home"
+        original.items.append("a")
+        try replica.apply(recorder.takeOperations())
+        #expect(replica.title == "Home")
+        #expect(replica.items == ["a"])
+    }
 }
