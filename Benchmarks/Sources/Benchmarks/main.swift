@@ -49,6 +49,7 @@ let benchmarks =
     + stringKeyPathBenchmarks()
     + objectObservationBenchmarks()
     + graphBenchmarks()
+    + patchBenchmarks()
     + changeSequenceBenchmarks()
     + bridgeBenchmarks()
     + subclassBenchmarks()
@@ -76,6 +77,8 @@ for benchmark in benchmarks where filter.map({ benchmark.group.contains($0) || b
 let baselines: [String: [String]] = [
     "get": [Name.plain, Name.branch],
     "set, no observers": [Name.plain, Name.branch, Name.observed],
+    "JSON Patch: recording a set": [Name.wholeObject],
+    "JSON Patch: 10,000 operations, 10,000-object document": ["JSONEncoder of the whole document"],
 ]
 var groups: [String] = []
 for measurement in results where !groups.contains(measurement.group) { groups.append(measurement.group) }
@@ -234,6 +237,22 @@ if let inside = result("whole object: graph of 10,000 objects", Name.graph + ", 
 {
     print(
         "| (figure) a set inside an observed graph of 10,000 objects vs the observation of that object | \(formatRatio(inside / flat)) | — |"
+    )
+}
+let recordGroup = "JSON Patch: recording a set"
+if let observer = result(recordGroup, Name.wholeObject), let recorder = result(recordGroup, Name.recorder),
+    let encoding = result(recordGroup, "encoding the value alone")
+{
+    let ratio = (recorder - encoding) / observer
+    check("recording a set ≤ 2× one whole-object observer, encoding aside", formatRatio(ratio), ratio <= 2)
+}
+let applyGroup = "JSON Patch: 10,000 operations, 10,000-object document"
+if let apply = result(applyGroup, Name.observed + " apply"),
+    let encode = result(applyGroup, "JSONEncoder of the whole"),
+    let decode = result(applyGroup, "JSONDecoder of the whole")
+{
+    print(
+        "| (figure) applying 10,000 operations vs encoding and decoding the whole document | \(formatRatio(apply / (encode + decode))) | — |"
     )
 }
 if let typed = result("string key path: set, 1 observer", Name.observed + " \\.value"),

@@ -262,6 +262,8 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
     /// `pages[2].title`: the ways from the root to `id`'s property, walked down with current positions:
     /// the first found, or with `every` each way to an object held in several places.
     func steps(to id: ObjectIdentifier, property name: String, every: Bool) -> [[PathStep]] {
+        // The root is reached one way, with no step.
+        if id == rootID { return [[.property(name)]] }
         // The chains of identities are taken under the lock, the values read after it.
         let chains = lock.withLock { every ? everyChain(to: id) : firstChain(to: id).map { [$0] } ?? [] }
         guard let root else { return [[.property(name)]] }

@@ -19,8 +19,15 @@ enum ObjectContents {
         return found
     }
 
+    /// `value` as a `KeyValueObservable` object; `nil` for any other value. The metatype is asked
+    /// first: casting an array to a class-bound existential would bridge it to an `NSArray` first.
+    static func object(_ value: Any) -> (any KeyValueObservable)? {
+        guard type(of: value) is AnyClass else { return nil }
+        return value as? any KeyValueObservable
+    }
+
     private static func collect(_ value: Any, into found: inout [AnyObject]) {
-        if let object = value as? any KeyValueObservable {
+        if let object = object(value) {
             found.append(object)
         } else if let container = value as? any ObjectContainer {
             container.forEachContained { collect($0, into: &found) }
@@ -61,7 +68,7 @@ extension ObjectContainer {
 
 /// Where `child` is in `element`, an element of a container: `[[]]` when it is the element.
 private func positions(of child: AnyObject, inElement element: Any, firstOnly: Bool) -> [[PathStep]] {
-    if let object = element as? any KeyValueObservable { return object === child ? [[]] : [] }
+    if let object = ObjectContents.object(element) { return object === child ? [[]] : [] }
     return (element as? any ObjectContainer)?.positions(of: child, firstOnly: firstOnly) ?? []
 }
 

@@ -127,13 +127,15 @@ private final class Journal: Sendable {
     }
 
     func record(_ change: PropertyChange) {
-        let (flags, valueType) = change.property._withUnsafeGuaranteedRef { ($0.flags, $0.valueType) }
+        let (flags, valueType, holdsObjects) = change.property._withUnsafeGuaranteedRef {
+            ($0.flags, $0.valueType, $0.followsObjects)
+        }
         guard Self.records(flags), !change.isPrior else { return }
         do throws(PatchRecordingError) {
             guard let pointers = change.pointers else {
                 throw PatchRecordingError(location: change.path, reason: .objectsInSet(type: "\(valueType)"))
             }
-            if let newValue = change.newValue { try checkArrivals(in: newValue) }
+            if holdsObjects, let newValue = change.newValue { try checkArrivals(in: newValue) }
             // An object held in several places is encoded at each, so changes at each.
             var operations: [JSONPatchOperation] = []
             for pointer in pointers {

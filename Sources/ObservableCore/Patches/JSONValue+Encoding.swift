@@ -5,6 +5,6 @@ extension JSONValue {
     ///
     /// - Throws: What the value's `encode(to:)` throws.
     public init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        self = try JSONValueEncoder.encode(value)
     }
 }

@@ -126,7 +126,7 @@ extension JSONValue {
             return
         }
         let token = tokens[tokens.startIndex + depth]
-        let notFound = JSONPatchError.Reason.notFound(JSONPointer(tokens: Array(tokens.prefix(depth + 1))))
+        var notFound: JSONPatchError.Reason { .notFound(JSONPointer(tokens: Array(tokens.prefix(depth + 1)))) }
         switch self {
         case .object(var members):
             guard let index = members.firstIndex(where: { $0.name == token }) else { throw notFound }

@@ -44,9 +44,15 @@ struct PatchPlan {
         }
         for (index, operation) in patch.enumerated() {
             do throws(JSONPatchError.Reason) {
-                let before = json
+                // Only a move or a copy reads the value before it; keeping it otherwise would make
+                // every operation copy the containers on its way.
+                let before: JSONValue?
+                switch operation.operation {
+                case .move(let from), .copy(let from): before = json.value(at: from)
+                default: before = nil
+                }
                 try json.apply(operation)
-                try plan(operation, index: index, in: document, before: before)
+                try plan(operation, index: index, in: document, moved: before)
             } catch {
                 throw JSONPatchError(index: index, operation: operation, reason: error)
             }
@@ -54,7 +60,7 @@ struct PatchPlan {
     }
 
     private mutating func plan(
-        _ operation: JSONPatchOperation, index: Int, in document: AnyObject, before: JSONValue
+        _ operation: JSONPatchOperation, index: Int, in document: AnyObject, moved: JSONValue?
     ) throws(JSONPatchError.Reason) {
         let path = operation.path
         switch operation.operation {
@@ -65,11 +71,11 @@ struct PatchPlan {
         case .replace(let value):
             edits.append(try PlannedEdit(placing: value, at: path, adding: false, index: index, in: document))
         case .move(let from):
-            guard from != path, let value = before.value(at: from) else { return }
+            guard from != path, let value = moved else { return }
             edits.append(try PlannedEdit(removing: from, index: index, in: document))
             edits.append(try PlannedEdit(placing: value, at: path, adding: true, index: index, in: document))
         case .copy(let from):
-            guard let value = before.value(at: from) else { throw .notFound(from) }
+            guard let value = moved else { throw .notFound(from) }
             edits.append(try PlannedEdit(placing: value, at: path, adding: true, index: index, in: document))
         }
     }

@@ -75,14 +75,14 @@ struct PatchPlace {
         var current: Any? = document
         for token in ownerTokens {
             guard let value = current.flatMap(unwrappedOptional) else { return nil }
-            if let object = value as? any KeyValueObservable {
+            if let object = ObjectContents.object(value) {
                 let property = ListedProperties.of(Swift.type(of: object))?.property(token, keyed: true)
                 current = property?.storage.read(object) ?? nil
             } else {
                 current = (value as? any PatchContainer)?.element(at: token)
             }
         }
-        return current.flatMap(unwrappedOptional).flatMap { $0 as? any KeyValueObservable }
+        return current.flatMap(unwrappedOptional).flatMap(ObjectContents.object)
     }
 
     /// Learns the key paths of the classes of the objects `value` holds, at any depth, for the

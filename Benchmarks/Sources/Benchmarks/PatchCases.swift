@@ -1,0 +1,114 @@
+import Foundation
+import ObservableCore
+
+// JSON Patch: recording a set against one whole-object observer of it (the target:
+// ≤ 2×, encoding the value aside, which the third row measures alone); applying 10,000 operations
+// to a 10,000-object document, and encoding them, against JSONEncoder/JSONDecoder of the whole
+// document, what a user without patches sends instead.
+
+@KeyValueObservable
+final class PatchedDocument: Codable {
+    var title = ""
+    var pages = 0
+    var words = 0
+    init() {}
+}
+
+/// A node of a document of 10,000 objects: 100 folders of 99 notes under one root.
+@KeyValueObservable
+final class PatchNode: Codable {
+    var title = ""
+    var words = 0
+    var children: [PatchNode] = []
+    init() {}
+}
+
+extension Name {
+    static let recorder = Name.observed + " JSONPatchRecorder"
+}
+
+func makePatchDocument() -> PatchNode {
+    let root = PatchNode()
+    root.children = (0..<100).map { folder in
+        let node = PatchNode()
+        node.title = "folder \(folder)"
+        node.children = (0..<99).map { note in
+            let leaf = PatchNode()
+            leaf.title = "note \(note)"
+            return leaf
+        }
+        return node
+    }
+    return root
+}
+
+func patchBenchmarks() -> [Benchmark] {
+    let recordGroup = "JSON Patch: recording a set"
+    let sink = Tally()
+    let observed = PatchedDocument()
+    let observer = observed.observeProperties { _, change in
+        sink.count &+= change.oldValue(as: Int.self)! &+ change.newValue(as: Int.self)!
+    }
+    let recorded = PatchedDocument()
+    let recorder = try! JSONPatchRecorder(recording: recorded)
+
+    let applyGroup = "JSON Patch: 10,000 operations, 10,000-object document"
+    let source = makePatchDocument()
+    var generator = SystemRandomNumberGenerator()
+    let operations = (0..<10_000).map { i in
+        let pointer = JSONPointer(tokens: [
+            "children", String(Int.random(in: 0..<100, using: &generator)), "children",
+            String(Int.random(in: 0..<99, using: &generator)), "title",
+        ])
+        return JSONPatchOperation(.replace(.string("edit \(i)")), at: pointer)
+    }
+    let target = makePatchDocument()
+    let encoded = try! JSONEncoder().encode(source)
+    return [
+        Benchmark(group: recordGroup, name: Name.wholeObject + " (old+new)") { n in
+            for i in 0..<n { observed.pages = i }
+            blackHole(sink.count)
+            withExtendedLifetime(observer) {}
+        },
+        Benchmark(group: recordGroup, name: Name.recorder + " (a replace, value encoded)") { n in
+            for i in 0..<n {
+                recorded.pages = i
+                if i & 1023 == 1023 { sink.count &+= try! recorder.takeOperations().count }
+            }
+            sink.count &+= try! recorder.takeOperations().count
+            blackHole(sink.count)
+        },
+        Benchmark(group: recordGroup, name: "encoding the value alone: JSONValue(encoding:)") { n in
+            for i in 0..<n {
+                if case .integer(let value) = try! JSONValue(encoding: i) { sink.count &+= Int(value) }
+            }
+            blackHole(sink.count)
+        },
+        Benchmark(
+            group: applyGroup, name: Name.observed + " apply(_:) of 10,000 replaces",
+            run: { n in
+                for _ in 0..<n { try! target.apply(operations) }
+                blackHole(target)
+            }, maxIterations: 3),
+        Benchmark(
+            group: applyGroup, name: "JSONEncoder of the 10,000 operations",
+            run: { n in
+                for _ in 0..<n { sink.count &+= try! JSONEncoder().encode(operations).count }
+                blackHole(sink.count)
+            }, maxIterations: 3),
+        Benchmark(
+            group: applyGroup, name: "JSONEncoder of the whole document",
+            run: { n in
+                for _ in 0..<n { sink.count &+= try! JSONEncoder().encode(source).count }
+                blackHole(sink.count)
+            }, maxIterations: 3),
+        Benchmark(
+            group: applyGroup, name: "JSONDecoder of the whole document",
+            run: { n in
+                for _ in 0..<n {
+                    sink.count &+= try! JSONDecoder().decode(PatchNode.self, from: encoded).children.count
+                }
+                blackHole(sink.count)
+            }, maxIterations: 3),
+    ]
+}
