@@ -42,6 +42,20 @@ final class Memo: Observable {
     var isPinned = false
 }
 
+/// A document whose edits travel as a JSON Patch: its classes are `Codable`, as a patch's values are.
+@KeyValueObservable
+final class Notebook: Codable {
+    var title = ""
+    var notes: [Note] = []
+    init() {}
+}
+
+@KeyValueObservable
+final class Note: Codable {
+    var text = ""
+    init(_ text: String) { self.text = text }
+}
+
 /// One model, two kinds of observers: declaring `Observable` makes every `@Observed` property
 /// report to Observation too, which is what SwiftUI tracks.
 final class Room: KeyValueObservable, Observable {
@@ -439,6 +453,32 @@ func tour() {
     tracker.revert()  // the latest change first, through the setters: the observer above is told
     say("reverted: title \(quoted(memo.title)), pinned \(memo.isPinned), unsaved changes \(tracker.hasChanges)")
     memoToken.cancel()
+
+    section("A document's edits as a JSON Patch: recorded on one copy, applied to another")
+    do {
+        let notebook = Notebook()
+        // The copy a server, or a collaborator, holds: decoded from the same starting state.
+        let replica = try JSONDecoder().decode(Notebook.self, from: JSONEncoder().encode(notebook))
+        let journal = try JSONPatchRecorder(recording: notebook, testingOldValues: true)
+        notebook.title = "Trip"
+        notebook.notes.append(Note("passport"))
+        notebook.notes[0].text = "passport, tickets"
+        let patch = try journal.takeOperations()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let sent = String(decoding: try encoder.encode(patch), as: UTF8.self)
+        say("sent: \(sent)")
+        try replica.apply(JSONDecoder().decode([JSONPatchOperation].self, from: Data(sent.utf8)))
+        say("the other copy: \(quoted(replica.title)), notes \(replica.notes.map(\.text))")
+        // Applied again, its tests of the old values no longer hold: refused whole, nothing set.
+        do {
+            try replica.apply(patch)
+        } catch {
+            say("applied twice: refused (\(error))")
+        }
+    } catch {
+        say("unexpected: \(error)")
+    }
 
     section("In your tests: record the changes, assert them in one line")
     let tested = Person(name: "")
