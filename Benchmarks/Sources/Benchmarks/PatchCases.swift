@@ -23,6 +23,12 @@ final class PatchNode: Codable {
     init() {}
 }
 
+/// Changes kept as they come, as a recorder must keep them until its patch is read.
+final class KeptChanges: @unchecked Sendable {  // `changes` guarded by `lock`
+    let lock = NSLock()
+    var changes: [(name: String, old: Any?, new: Any?)] = []
+}
+
 extension Name {
     static let recorder = Name.observed + " JSONPatchRecorder"
 }
@@ -51,6 +57,17 @@ func patchBenchmarks() -> [Benchmark] {
     }
     let recorded = PatchedDocument()
     let recorder = try! JSONPatchRecorder(recording: recorded)
+    // The least a recorder must do: observe the document, and keep each change (its property's
+    // name and its values) under a lock until the patch is read.
+    let deep = PatchedDocument()
+    let deepObserver = deep.observeProperties(deep: true) { _, change in
+        sink.count &+= change.oldValue(as: Int.self)! &+ change.newValue(as: Int.self)!
+    }
+    let kept = PatchedDocument()
+    let keptChanges = KeptChanges()
+    let keeper = kept.observeProperties(deep: true) { _, change in
+        keptChanges.lock.withLock { keptChanges.changes.append((change.name, change.oldValue, change.newValue)) }
+    }
 
     let applyGroup = "JSON Patch: 10,000 operations, 10,000-object document"
     let source = makePatchDocument()
@@ -77,6 +94,22 @@ func patchBenchmarks() -> [Benchmark] {
             }
             sink.count &+= try! recorder.takeOperations().count
             blackHole(sink.count)
+        },
+        Benchmark(group: recordGroup, name: Name.graph + " (old+new)") { n in
+            for i in 0..<n { deep.pages = i }
+            blackHole(sink.count)
+            withExtendedLifetime(deepObserver) {}
+        },
+        Benchmark(group: recordGroup, name: "floor: observeProperties(deep: true) keeping each change under a lock") {
+            n in
+            for i in 0..<n {
+                kept.pages = i
+                if i & 1023 == 1023 {
+                    keptChanges.lock.withLock { keptChanges.changes.removeAll(keepingCapacity: true) }
+                }
+            }
+            blackHole(sink.count)
+            withExtendedLifetime(keeper) {}
         },
         Benchmark(group: recordGroup, name: "encoding the value alone: JSONValue(encoding:)") { n in
             for i in 0..<n {

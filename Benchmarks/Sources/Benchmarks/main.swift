@@ -245,6 +245,14 @@ if let observer = result(recordGroup, Name.wholeObject), let recorder = result(r
 {
     let ratio = (recorder - encoding) / observer
     check("recording a set ≤ 2× one whole-object observer, encoding aside", formatRatio(ratio), ratio <= 2)
+    if let floor = result(recordGroup, "floor:") {
+        print(
+            "| (floor) a deep observer keeping each change under a lock vs the observer | \(formatRatio(floor / observer)) | — |"
+        )
+        print(
+            "| (figure) recording a set, encoding aside, vs that floor | \(formatRatio((recorder - encoding) / floor)) | — |"
+        )
+    }
 }
 let applyGroup = "JSON Patch: 10,000 operations, 10,000-object document"
 if let apply = result(applyGroup, Name.observed + " apply"),
