@@ -259,12 +259,10 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         lock.withLock { nodes[id] = nil }
     }
 
-    /// `pages[2].title`: the ways from the root to `id`'s property, walked down with current positions:
-    /// the first found, or with `every` each way to an object held in several places.
+    /// `pages[2].title`: the ways from the root to `id`'s property, walked down after the lock: the
+    /// first found, or with `every` each way to an object held in several places.
     func steps(to id: ObjectIdentifier, property name: String, every: Bool) -> [[PathStep]] {
-        // The root is reached one way, with no step.
         if id == rootID { return [[.property(name)]] }
-        // The chains of identities are taken under the lock, the values read after it.
         let chains = lock.withLock { every ? everyChain(to: id) : firstChain(to: id).map { [$0] } ?? [] }
         guard let root else { return [[.property(name)]] }
         var found: [[PathStep]] = []
@@ -291,9 +289,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
 
     /// The links that first reached each node on the way to `id`; under the lock.
     private func firstChain(to id: ObjectIdentifier) -> Chain? {
-        var chain: Chain = []
-        var current = id
-        var seen: Set<ObjectIdentifier> = []
+        var (chain, current, seen): (Chain, ObjectIdentifier, Set<ObjectIdentifier>) = ([], id, [])
         while current != rootID, seen.insert(current).inserted, let parent = nodes[current]?.parent {
             chain.append((parent.property.takeUnretainedValue(), current))
             current = parent.node
@@ -314,16 +310,11 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
             }
             guard let node = nodes[current], onWay.insert(current).inserted else { return }
             defer { onWay.remove(current) }
-            var parents: [(node: ObjectIdentifier, property: Unmanaged<ObjectProperty>)] = []
-            if node.incoming <= 1, let parent = node.parent {
-                parents = [parent]
-            } else {
-                for other in nodes.values {
-                    for edge in other.outgoing.keys where edge.child == current {
-                        parents.append((other.id, edge.property))
-                    }
+            let parents =
+                (node.incoming <= 1 ? node.parent.map { [$0] } : nil)
+                ?? nodes.values.flatMap { other in
+                    other.outgoing.keys.filter { $0.child == current }.map { (node: other.id, property: $0.property) }
                 }
-            }
             for parent in parents {
                 reversed.append((parent.property.takeUnretainedValue(), current))
                 climb(from: parent.node)
