@@ -31,6 +31,27 @@ private final class Desk {
     var item: (any KeyValueObservable)?
 }
 
+@KeyValueObservable
+private final class Meter: Codable {
+    enum Unit: String, Codable { case metric, imperial }
+    struct Span: Codable { var low = 0.0, high = 1.0 }
+    var count = 0
+    var on = false
+    var ratio = 0.5
+    var small: Int8 = 0
+    var big: UInt64 = 0
+    var unit = Unit.metric
+    var span = Span()
+    var limit: Int?
+    var stamp = Date(timeIntervalSince1970: 0)
+    init() {}
+}
+
+/// `value` as `JSONEncoder` writes it, read back.
+private func reference(_ value: some Encodable) throws -> JSONValue {
+    try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+}
+
 private func pointer(_ text: String) -> JSONPointer {
     try! JSONPointer(text)
 }
@@ -186,6 +207,105 @@ struct JSONPatchRecorderTests {
         recorder.stop()
         book.title = "c"
         #expect(try recorder.operations == [JSONPatchOperation(.replace(.string("b")), at: pointer("/title"))])
+    }
+
+    @Test("sets on several threads while others read: every operation once, each thread's in order, each read a prefix")
+    func concurrentSetsAndReads() throws {
+        let book = Manuscript()
+        book.parts = (0..<4).map { Part("\($0)") }
+        let recorder = try JSONPatchRecorder(recording: book)
+        let reads = Locked<[[JSONPatchOperation]]>([])
+        let rounds = 1000
+        // Each part is set on one thread only.
+        nonisolated(unsafe) let parts = book.parts
+        let setters: [@Sendable () -> Void] = parts.indices.map { index in
+            {
+                for round in 0..<rounds {
+                    parts[index].title = String(round)
+                    parts[index].notes = [String(round)]
+                }
+            }
+        }
+        let readers: [@Sendable () -> Void] = (0..<3).map { _ in
+            {
+                for _ in 0..<200 {
+                    usleep(50)  // so that changes gather, and readers overlap while making them into operations
+                    let read = try! recorder.operations
+                    reads.withLock { $0.append(read) }
+                }
+            }
+        }
+        runConcurrently(setters + readers)
+        let operations = try recorder.takeOperations()
+        // Each read is what was recorded until then.
+        #expect(reads.withLock { $0.allSatisfy { operations.starts(with: $0) } })
+        #expect(operations.count == 4 * 2 * rounds)
+        for index in 0..<4 {
+            let titles = operations.filter { $0.path == pointer("/parts/\(index)/title") }.map(\.operation)
+            #expect(titles == (0..<rounds).map { .replace(.string(String($0))) })
+            let notes = operations.filter { $0.path == pointer("/parts/\(index)/notes") }.map(\.operation)
+            #expect(notes == (0..<rounds).map { .replace(.array([.string(String($0))])) })
+        }
+    }
+
+    @Test("a value kept as it was set is encoded when read, as it was then; reading twice gives the same")
+    func encodedWhenRead() throws {
+        let book = Manuscript()
+        let part = Part("p")
+        book.parts = [part]
+        let recorder = try JSONPatchRecorder(recording: book, testingOldValues: true)
+        book.title = "a"
+        part.title = "q"
+        book.parts.insert(Part("first"), at: 0)
+        book.title = "b"
+        let expected = [
+            JSONPatchOperation(.test(.string("")), at: pointer("/title")),
+            JSONPatchOperation(.replace(.string("a")), at: pointer("/title")),
+            JSONPatchOperation(.test(.string("p")), at: pointer("/parts/0/title")),
+            JSONPatchOperation(.replace(.string("q")), at: pointer("/parts/0/title")),
+            JSONPatchOperation(
+                .add(.object([("title", .string("first")), ("notes", .array([]))])), at: pointer("/parts/0")),
+            JSONPatchOperation(.test(.string("a")), at: pointer("/title")),
+            JSONPatchOperation(.replace(.string("b")), at: pointer("/title")),
+        ]
+        #expect(try recorder.operations == expected)
+        #expect(try recorder.operations == expected)
+        book.title = "c"
+        let last = try recorder.takeOperations().suffix(2).map(\.operation)
+        #expect(last == [.test(.string("b")), .replace(.string("c"))])
+    }
+
+    @Test("plain values of every kind, encoded when read, are what JSONEncoder writes, old ones tested")
+    func plainValues() throws {
+        let meter = Meter()
+        let recorder = try JSONPatchRecorder(recording: meter, testingOldValues: true)
+        meter.count = -7
+        meter.on = true
+        meter.ratio = 2.25
+        meter.small = -3
+        meter.big = .max
+        meter.unit = .imperial
+        meter.span = Meter.Span(low: -1, high: 0.125)
+        meter.limit = 4
+        meter.limit = nil
+        meter.stamp = Date(timeIntervalSince1970: 1_000.5)
+        func replaced(_ name: String, _ old: some Encodable, _ new: some Encodable) throws -> [JSONPatchOperation] {
+            [
+                JSONPatchOperation(.test(try reference(old)), at: pointer("/" + name)),
+                JSONPatchOperation(.replace(try reference(new)), at: pointer("/" + name)),
+            ]
+        }
+        let expected: [JSONPatchOperation] =
+            try replaced("count", 0, -7) + replaced("on", false, true) + replaced("ratio", 0.5, 2.25)
+            + replaced("small", Int8(0), Int8(-3)) + replaced("big", UInt64(0), UInt64.max)
+            + replaced("unit", Meter.Unit.metric, Meter.Unit.imperial)
+            + replaced("span", Meter.Span(), Meter.Span(low: -1, high: 0.125)) + [
+                JSONPatchOperation(.add(.integer(4)), at: pointer("/limit")),
+                JSONPatchOperation(.test(.integer(4)), at: pointer("/limit")),
+                JSONPatchOperation(.remove, at: pointer("/limit")),
+            ]
+            + replaced("stamp", Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_000.5))
+        #expect(try recorder.operations == expected)
     }
 
     @Test("a freed recorder stops recording; the document is not kept alive by it")

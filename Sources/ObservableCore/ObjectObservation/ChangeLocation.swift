@@ -4,10 +4,13 @@
 final class ChangeLocation: @unchecked Sendable {  // written in `init` only
     private weak var graph: (any PathFinding)?
     private let node: ObjectIdentifier
+    /// Whether the node is the graph's root, whose properties are always reached by their names.
+    let isRoot: Bool
 
-    init(graph: any PathFinding, node: ObjectIdentifier) {
+    init(graph: any PathFinding, node: ObjectIdentifier, isRoot: Bool) {
         self.graph = graph
         self.node = node
+        self.isRoot = isRoot
     }
 
     /// The way to the node's property `name`.

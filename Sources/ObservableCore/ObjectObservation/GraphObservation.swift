@@ -86,7 +86,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
 
     private func makeNode(_ object: AnyObject) -> Node {
         let id = ObjectIdentifier(object)
-        let location = ChangeLocation(graph: self, node: id)
+        let location = ChangeLocation(graph: self, node: id, isRoot: id == rootID)
         // The nodes want the values of every change, equal ones too: a change of references re-wires
         // the graph (`.distinct` is applied after).
         let observation = ObjectObservation(

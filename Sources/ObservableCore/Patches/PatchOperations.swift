@@ -38,17 +38,25 @@ struct PatchOperations {
 
     /// A property set: an optional one that becomes `nil` is removed, as an encoder leaves it out, and
     /// one that was `nil` is added.
-    private func setting(from old: Any?, to new: Any?) throws(PatchRecordingError) -> [JSONPatchOperation] {
+    func setting(from old: Any?, to new: Any?) throws(PatchRecordingError) -> [JSONPatchOperation] {
         var operations: [JSONPatchOperation] = []
+        let oldValue = try old.map { (old: Any) throws(PatchRecordingError) in testing ? try encoded(old) : .null }
+        setting(from: oldValue, to: try new.map(encoded), into: &operations)
+        return operations
+    }
+
+    /// A property set, its values encoded (`nil` where there is none; `old` read only when testing).
+    func setting(from old: JSONValue?, to new: JSONValue?, into operations: inout [JSONPatchOperation]) {
         switch (old, new) {
         case (nil, nil): break
-        case (let old?, nil): try remove(old, at: pointer, into: &operations)
-        case (nil, let new?): operations.append(JSONPatchOperation(.add(try encoded(new)), at: pointer))
+        case (let old?, nil):
+            if testing { operations.append(JSONPatchOperation(.test(old), at: pointer)) }
+            operations.append(JSONPatchOperation(.remove, at: pointer))
+        case (nil, let new?): operations.append(JSONPatchOperation(.add(new), at: pointer))
         case (let old?, let new?):
-            if testing { operations.append(JSONPatchOperation(.test(try encoded(old)), at: pointer)) }
-            operations.append(JSONPatchOperation(.replace(try encoded(new)), at: pointer))
+            if testing { operations.append(JSONPatchOperation(.test(old), at: pointer)) }
+            operations.append(JSONPatchOperation(.replace(new), at: pointer))
         }
-        return operations
     }
 
     private func remove(_ old: Any, at location: JSONPointer, into operations: inout [JSONPatchOperation])

@@ -3,21 +3,21 @@ extension PropertyChange {
     /// dictionary's key is a token as it is (a `String`) or as it prints. `nil` when the way passes
     /// through a set, whose elements have no position a pointer could name.
     public var pointer: JSONPointer? {
-        Self.pointer(steps)
+        JSONPointer(steps: steps)
     }
 
-    /// A pointer to each place the change happened, read now: more than one for an object held in
-    /// several places, none when a way passes through a set.
-    var pointers: [JSONPointer]? {
-        var pointers: [JSONPointer] = []
-        for steps in everySteps {
-            guard let pointer = Self.pointer(steps) else { return nil }
-            pointers.append(pointer)
-        }
-        return pointers
+    /// Every way to the place the change happened, read now (more than one for an object held in
+    /// several places); `nil` for a change of the graph's root, reached by the property's name alone.
+    var waysBelowRoot: [[PathStep]]? {
+        guard let location, !location.isRoot else { return nil }
+        return everySteps
     }
+}
 
-    private static func pointer(_ steps: [PathStep]) -> JSONPointer? {
+extension JSONPointer {
+    /// The pointer naming the place `steps` lead to; `nil` when they pass through a set, whose
+    /// elements have no position a pointer could name.
+    init?(steps: [PathStep]) {
         var tokens: [String] = []
         for step in steps {
             switch step {
@@ -27,6 +27,6 @@ extension PropertyChange {
             case .unordered: return nil
             }
         }
-        return JSONPointer(tokens: tokens)
+        self.init(tokens: tokens)
     }
 }
