@@ -14,7 +14,10 @@ struct GateCase {
     let iterations: Int
 }
 
-let gateCases = [
+/// The cases counted, in order.
+let gateCases = fixedGateCases + recordingGateCases
+
+private let fixedGateCases = [
     GateCase(id: "get", group: "get", name: Name.observed, iterations: 20_000),
     GateCase(id: "set, no observers", group: "set, no observers", name: Name.observed, iterations: 20_000),
     GateCase(id: "set, 1 observer", group: "set, 1 observer", name: Name.observed, iterations: 10_000),
@@ -103,6 +106,15 @@ let gateCases = [
         id: "changes(of:), setting thread", group: "async sequence: per change",
         name: Name.observed + " changes(of: \\.value), the setting", iterations: 10_000),
 ]
+
+// Recording a set with its floor and the observers it is read against, counted beside it; the
+// recorder's operations are taken every 1,024 sets, so that making them is counted.
+private let recordingGateCases = [
+    ("patch: recording a set", Name.recorder),
+    ("patch: floor of recording (reference)", "floor:"),
+    ("patch: deep observer (reference)", Name.graph + " (old+new)"),
+    ("patch: whole-object observer (reference)", Name.wholeObject + " (old+new)"),
+].map { GateCase(id: $0, group: "JSON Patch: recording a set", name: $1, iterations: 10_240) }
 
 /// The function whose instructions callgrind counts (`--toggle-collect`, `--dump-after`, matching the
 /// name inside its mangled symbol): one profile per call.

@@ -13,12 +13,12 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
 
     let testsOldValues: Bool
     private let lock = Lock()
-    private var state = State()
+    @exclusivity(unchecked) private var state = State()
     /// Held while entries are made into operations (values are encoded then, outside `lock`, so a
     /// set meanwhile is recorded), so that two readers add their operations in order.
     private let reading = Lock()
     /// How each property's plain values are encoded; guarded by `reading`.
-    private var encodings: [ObjectIdentifier: PlainValueEncoding] = [:]
+    @exclusivity(unchecked) private var encodings = PlainValueEncoding.Cache()
 
     init(testsOldValues: Bool) {
         self.testsOldValues = testsOldValues
@@ -28,8 +28,11 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
     func operations(forgetting: Bool) throws(PatchRecordingError) -> [JSONPatchOperation] {
         let result = reading.withLock { () -> Result<[JSONPatchOperation], PatchRecordingError> in
             let entries = lock.withLock {
-                defer { state.entries.removeAll() }
-                return state.entries
+                // Room for as many as were taken, so that the next entries are not moved as they come.
+                var taken: [JournalEntry] = []
+                taken.reserveCapacity(state.entries.count)
+                swap(&taken, &state.entries)
+                return taken
             }
             var made: [JSONPatchOperation] = []
             var failure: PatchRecordingError?
@@ -120,13 +123,15 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
             change.new.isPlain
         {
             // Values of the property's own type that no later edit can change: encoded when read.
-            let entry = JournalEntry.setting(change.property, old: change.old, new: change.new, ways: ways)
-            lock.withLock { state.entries.append(entry) }
+            lock.withLock {
+                state.entries.append(
+                    JournalEntry(setting: change.property, old: change.old, new: change.new, ways: ways))
+            }
             return
         }
         do throws(PatchRecordingError) {
             if holdsObjects, let newValue = change.newValue { try checkArrivals(in: newValue) }
-            let entry = try JournalEntry.made(of: change, ways: ways, testing: testsOldValues)
+            let entry = try JournalEntry(making: change, ways: ways, testing: testsOldValues)
             lock.withLock { state.entries.append(entry) }
         } catch {
             lock.withLock {

@@ -1,60 +1,73 @@
-/// One change of a recorded document, as its journal keeps it until the operations are read.
-enum JournalEntry {
-    /// A set of values kept as bytes or a string, which no later edit changes, at `ways` (`nil` for
-    /// the root's property): encoded when read, so that recording a set costs no encoding.
-    case setting(Unmanaged<ObjectProperty>, old: KeyedValue, new: KeyedValue, ways: [[PathStep]]?)
-    /// Operations made when the change happened, because later edits could change its values (they
-    /// hold objects) or the positions it names (an array changed in place).
-    case made([JSONPatchOperation])
+/// One change of a recorded document, as its journal keeps it until the operations are read: a set
+/// of plain values (kept as bytes or a string), which no later edit changes, kept as it came and
+/// encoded when read, so that recording a set costs no encoding; or operations made when the change
+/// happened, because later edits could change its values (they hold objects) or the positions it
+/// names (an array changed in place). A struct, so that it is copied without value witnesses.
+struct JournalEntry {
+    /// The property of a set kept as it came; `nil` for operations made at once.
+    private let property: Unmanaged<ObjectProperty>?
+    private let old: PlainValue
+    private let new: PlainValue
+    /// The ways to the property below the root; `nil` for the root's own property.
+    private let ways: [[PathStep]]?
+    /// The operations made at once; `nil` for a set kept as it came (no array to count references of).
+    private let made: [JSONPatchOperation]?
+
+    /// A set of plain values of `property` at `ways`, kept as it came.
+    init(setting property: Unmanaged<ObjectProperty>, old: KeyedValue, new: KeyedValue, ways: [[PathStep]]?) {
+        self.property = property
+        self.old = PlainValue(old)
+        self.new = PlainValue(new)
+        self.ways = ways
+        made = nil
+    }
 
     /// The entry for `change` at `ways`, its operations made now.
-    static func made(of change: PropertyChange, ways: [[PathStep]]?, testing: Bool) throws(PatchRecordingError)
-        -> JournalEntry
-    {
+    init(making change: PropertyChange, ways: [[PathStep]]?, testing: Bool) throws(PatchRecordingError) {
         var operations: [JSONPatchOperation] = []
         // An object held in several places is encoded at each, so changes at each.
-        for pointer in try pointers(ways, change.property) {
+        for pointer in try Self.pointers(ways, change.property) ?? [JSONPointer(tokens: [change.name])] {
             operations += try PatchOperations(at: pointer, testing: testing).of(change)
         }
-        return .made(operations)
+        property = nil
+        old = .none
+        new = .none
+        self.ways = nil
+        made = operations
     }
 
     /// Adds the entry's operations to `operations`, each `replace` and `remove` after a `test` when
     /// `testing`; `encodings` keeps how each property's plain values are encoded.
     func append(
-        to operations: inout [JSONPatchOperation], testing: Bool,
-        encodings: inout [ObjectIdentifier: PlainValueEncoding]
+        to operations: inout [JSONPatchOperation], testing: Bool, encodings: inout PlainValueEncoding.Cache
     ) throws(PatchRecordingError) {
-        switch self {
-        case .made(let made):
-            operations += made
-        case .setting(let property, let old, let new, let ways):
-            let key = ObjectIdentifier(property.takeUnretainedValue())
-            let encoding: PlainValueEncoding
-            if let known = encodings[key] {
-                encoding = known
-            } else {
-                encoding = PlainValueEncoding(property.takeUnretainedValue())
-                encodings[key] = encoding
-            }
-            let pointers = try ways == nil ? [encoding.rootPointer] : Self.pointers(ways, property)
-            guard let first = pointers.first else { return }
-            let oldValue = try old.isNone ? nil : testing ? encoding.encoded(old, at: first) : .null
-            let newValue = try encoding.encoded(new, at: first)
-            for pointer in pointers {
-                PatchOperations(at: pointer, testing: testing).setting(from: oldValue, to: newValue, into: &operations)
-            }
+        guard let property else {
+            operations += made ?? []
+            return
+        }
+        let encoding = encodings.encoding(of: property)
+        // A change of the root's property is at its pointer alone, made without an array.
+        let pointers = try Self.pointers(ways, property)
+        guard let first = pointers.map({ $0.first }) ?? encoding.rootPointer else { return }
+        let oldValue = try testing ? encoding.encoded(old, at: first) : old.isNone ? nil : .null
+        let newValue = try encoding.encoded(new, at: first)
+        for pointer in pointers ?? [] {
+            PatchOperations(at: pointer, testing: testing).setting(from: oldValue, to: newValue, into: &operations)
+        }
+        if pointers == nil {
+            PatchOperations(at: first, testing: testing).setting(from: oldValue, to: newValue, into: &operations)
         }
     }
 
+    /// The pointers `ways` lead to; `nil` for no ways (the root's property).
     private static func pointers(_ ways: [[PathStep]]?, _ property: Unmanaged<ObjectProperty>)
-        throws(PatchRecordingError) -> [JSONPointer]
+        throws(PatchRecordingError) -> [JSONPointer]?
     {
-        let (name, valueType) = property._withUnsafeGuaranteedRef { ($0.name, $0.valueType) }
-        guard let ways else { return [JSONPointer(tokens: [name])] }
+        guard let ways else { return nil }
         var pointers: [JSONPointer] = []
         for steps in ways {
             guard let pointer = JSONPointer(steps: steps) else {
+                let valueType = property._withUnsafeGuaranteedRef { $0.valueType }
                 throw PatchRecordingError(location: PathStep.text(steps), reason: .objectsInSet(type: "\(valueType)"))
             }
             pointers.append(pointer)

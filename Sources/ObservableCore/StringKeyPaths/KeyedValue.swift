@@ -61,9 +61,6 @@ struct KeyedValue {
     /// Whether the value is none, bytes or a `String`: no object, nor a box that may hold one.
     var isPlain: Bool { reference == nil }
 
-    /// Whether there is no value: not requested, or `nil`.
-    var isNone: Bool { bytesType == nil && string == nil && reference == nil }
-
     /// Whether a `Value` is kept as its bytes.
     static func keepsBytes<Value>(_: Value.Type) -> Bool {
         _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<Bytes>.size
