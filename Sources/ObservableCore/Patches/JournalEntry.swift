@@ -48,14 +48,16 @@ struct JournalEntry {
         let encoding = encodings.encoding(of: property)
         // A change of the root's property is at its pointer alone, made without an array.
         let pointers = try Self.pointers(ways, property)
-        guard let first = pointers.map({ $0.first }) ?? encoding.rootPointer else { return }
+        guard let first = pointers == nil ? encoding.rootPointer : pointers?.first else { return }
         let oldValue = try testing ? encoding.encoded(old, at: first) : old.isNone ? nil : .null
         let newValue = try encoding.encoded(new, at: first)
-        for pointer in pointers ?? [] {
+        func add(at pointer: JSONPointer) {
             PatchOperations(at: pointer, testing: testing).setting(from: oldValue, to: newValue, into: &operations)
         }
-        if pointers == nil {
-            PatchOperations(at: first, testing: testing).setting(from: oldValue, to: newValue, into: &operations)
+        if let pointers {
+            for pointer in pointers { add(at: pointer) }
+        } else {
+            add(at: first)
         }
     }
 
