@@ -57,10 +57,12 @@ struct PathLinks {
         unsafeDowncast(last, to: LeafPathLink.self).setHearsWillChange(hears)
     }
 
-    /// What `move` changed: the links it detached, and whether it retired the observation's entry.
+    /// What `move` changed: the links it detached, whether it retired the observation's entry, and
+    /// whether it attached a new leaf link (which does not hear `willChange`).
     struct Moved {
         var stale = LinkStorage()
         var retiredOwn = false
+        var attachedLeaf = false
 
         var isEmpty: Bool { stale.isEmpty && !retiredOwn }
     }
@@ -111,6 +113,7 @@ struct PathLinks {
             if let kept = remaining.firstIndex(where: { $0.listID == list && $0.deliversLeaf == leafHere }) {
                 others.append(remaining.remove(at: kept))
             } else if let link = Self.attach(owner, to: accesses[index].list, leaf: leafHere ? leaf : nil) {
+                moved.attachedLeaf = moved.attachedLeaf || link.deliversLeaf
                 others.append(link)
             }
         }

@@ -224,7 +224,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
             let (moved, dropped) = relink(to: accesses, leaf: leaf)
             let stale = moved.stale
-            pendingDidChange(relinked: !moved.isEmpty)
+            pendingDidChange()
             let delivers =
                 sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
                 || pending.isEmpty
@@ -296,11 +296,11 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     /// Under `lock`: publishes `pending`'s count, and makes the leaf link hear `willChange` exactly
     /// while changes are in flight.
-    private func pendingDidChange(relinked: Bool = false) {
+    private func pendingDidChange() {
         let inFlight = pending.inFlight
         hasChangesInFlight.store(inFlight != 0, ordering: .releasing)
         let hears = inFlight != 0
-        guard hears != leafHearsWillChange || (relinked && hears) else { return }
+        guard hears != leafHearsWillChange else { return }
         leafHearsWillChange = hears
         links.setLeafHearsWillChange(hears)
     }
@@ -328,6 +328,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         to accesses: [TrackedAccess], leaf: LeafConversion?
     ) -> (moved: PathLinks.Moved, dropped: [ValueBox]) {
         let moved = links.move(to: accesses, leaf: leaf, for: self)
+        if moved.attachedLeaf { leafHearsWillChange = false }
         guard !moved.isEmpty, !pending.isClear else { return (moved, []) }
         var left = moved.stale.map { ObjectIdentifier($0) }
         if moved.retiredOwn { left.append(ObjectIdentifier(self)) }
