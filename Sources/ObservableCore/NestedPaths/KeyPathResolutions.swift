@@ -177,6 +177,8 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
     let provenLeaf = OnceReference<LeafConversion>()
     /// Whether the path's value is a collection whose in-place changes have a kind and indexes.
     let describesCollectionChanges: Bool
+    /// Cells for the path's values, reused by its observations' re-wires (`ValueBox`).
+    let spareCells = SpareCells()
 
     init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?, valueType: Any.Type) {
         self.keyPath = keyPath

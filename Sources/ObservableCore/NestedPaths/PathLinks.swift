@@ -113,7 +113,7 @@ struct PathLinks {
             if let kept = remaining.firstIndex(where: { $0.listID == list && $0.deliversLeaf == leafHere }) {
                 others.append(remaining.remove(at: kept))
             } else if let link = Self.attach(owner, to: accesses[index].list, leaf: leafHere ? leaf : nil) {
-                moved.attachedLeaf = moved.attachedLeaf || link.deliversLeaf
+                moved.attachedLeaf = moved.attachedLeaf || (leafHere && owner.deliversLeafChanges)
                 others.append(link)
             }
         }

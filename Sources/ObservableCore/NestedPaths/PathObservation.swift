@@ -45,7 +45,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             leaf = proven(root, accesses)
         }
         let (moved, dropped) = lock.withLock { relink(to: accesses, leaf: leaf) }
-        for box in dropped { box.destroy(as: Value.self) }
+        for box in dropped { free(box) }
         withExtendedLifetime(moved) {}
     }
 
@@ -63,17 +63,27 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         return proof.leaf
     }
 
-    /// The path's value, its reads and leaf conversion: through the stored path, else with tracking.
-    private func read(_ root: Root) -> (value: Value, accesses: [TrackedAccess], leaf: LeafConversion?) {
+    /// The path's value (boxed, for the caller to free), its reads and leaf conversion: through the
+    /// stored path, else with tracking.
+    private func read(_ root: Root) -> (value: ValueBox, accesses: [TrackedAccess], leaf: LeafConversion?) {
         if let stored = storedPath {
             var accesses: [TrackedAccess] = []
             if let end = stored.read(root, recording: &accesses) {
                 let leaf = deliversLeafChanges ? stored.leaf(after: accesses) : nil
-                return (stored.value(at: end, as: Value.self), accesses, leaf)
+                let value = withPlan {
+                    ValueBox(of: Value.self, in: $0.spareCells) { stored.initialize($0, at: end, as: Value.self) }
+                }
+                return (value, accesses, leaf)
             }
         }
         let (value, accesses) = Tracking.evaluate { evaluate(root) }
-        return (value, accesses, proven(root, accesses))
+        return (withPlan { ValueBox(value, in: $0.spareCells) }, accesses, proven(root, accesses))
+    }
+
+    /// Destroys a box of the path's value, keeping its cell for the next.
+    private func free(_ box: ValueBox?) {
+        guard let box else { return }
+        withPlan { box.destroy(as: Value.self, into: $0.spareCells) }
     }
 
     private func currentValue(_ root: Root) -> Value {
@@ -159,12 +169,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             return (detached, values)
         }
         // Released after the lock: the last references to links, old values and what they hold.
-        for box in oldValues { box.destroy(as: Value.self) }
+        for box in oldValues { free(box) }
         withExtendedLifetime(detached) {}
     }
 
     deinit {
-        for box in pending.removeAll() { box.destroy(as: Value.self) }
+        for box in pending.removeAll() { free(box) }
     }
 
     override func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {
@@ -179,13 +189,13 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         }
         guard keepsValueBeforeChange else { return }
         if !requestedOptions.sendsPrior, let stored = storedPath, let end = stored.read(root) {
-            let box = ValueBox(of: Value.self) { stored.initialize($0, at: end, as: Value.self) }
+            let box = withPlan { ValueBox(of: Value.self, in: $0.spareCells) { stored.initialize($0, at: end, as: Value.self) } }
             lock.withLock { pending.recordOldValue(box, for: change) }
             return
         }
         let oldValue = currentValue(root)
         if needsOldValue {
-            let box = ValueBox(oldValue)
+            let box = withPlan { ValueBox(oldValue, in: $0.spareCells) }
             lock.withLock { pending.recordOldValue(box, for: change) }
         }
         if requestedOptions.sendsPrior { deliverPrior(root, oldValue) }
@@ -230,38 +240,41 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 || pending.isEmpty
             return (oldBox, stale, dropped, links.isEmpty, delivers)
         }
-        guard let outcome else { return }
-        for box in outcome.dropped { box.destroy(as: Value.self) }
+        guard let outcome else { return free(newValue) }
+        for box in outcome.dropped { free(box) }
         if outcome.delivers {
             // With `leafOld`, the path read the leaf when this set began: the setter's old value was the path's.
             deliverEvaluated(
                 root, newValue, oldBox: outcome.oldBox, leafOld: needsOldValue ? leafOld : nil, mutated: mutated)
         } else {
-            outcome.oldBox?.destroy(as: Value.self)
+            free(outcome.oldBox)
+            free(newValue)
         }
         // No dependency left: ended before the stale links, which own the observation, are released.
         if outcome.unlinked { end() }
         withExtendedLifetime(outcome.stale) {}
     }
 
-    /// Delivers an evaluated change; `mutated` carries a collection's kind and indexes, found by
-    /// comparing the path's own values. Through the specialised `leafDelivery` where there is one.
+    /// Delivers an evaluated change, and frees its boxes; `mutated` carries a collection's kind and
+    /// indexes, found by comparing the path's own values. Through the specialised `leafDelivery` where there is one.
     private func deliverEvaluated(
-        _ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?, mutated: Bool
+        _ root: Root, _ newBox: ValueBox, oldBox: ValueBox?, leafOld: LeafOldValue?, mutated: Bool
     ) {
-        defer { oldBox?.destroy(as: Value.self) }
-        let mutation = mutated ? collectionMutation(oldBox: oldBox, leafOld: leafOld, to: newValue) : nil
+        defer {
+            free(oldBox)
+            free(newBox)
+        }
+        let mutation = mutated ? collectionMutation(oldBox: oldBox, leafOld: leafOld, to: newBox) : nil
         if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.needsOldValue {
-            return BorrowedValue.lend(newValue) { new in
-                if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false, mutation) }
-                // Without an old value, none is asked for: the one passed is left out of the change.
-                guard let leafOld else { return deliverLeafChange(new, new, noLeafWrap, wraps: false, nil) }
-                BorrowedValue.lend(leafOld.value(as: Value.self)) {
-                    deliverLeafChange($0, new, noLeafWrap, wraps: false, mutation)
-                }
+            let new = newBox.borrowed
+            if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false, mutation) }
+            // Without an old value, none is asked for: the one passed is left out of the change.
+            guard let leafOld else { return deliverLeafChange(new, new, noLeafWrap, wraps: false, nil) }
+            return BorrowedValue.lend(leafOld.value(as: Value.self)) {
+                deliverLeafChange($0, new, noLeafWrap, wraps: false, mutation)
             }
         }
-        deliverAsChange(root, newValue, oldBox: oldBox, leafOld: leafOld, mutation: mutation)
+        deliverAsChange(root, newBox, oldBox: oldBox, leafOld: leafOld, mutation: mutation)
     }
 
     /// `deliverEvaluated` for a string key path, `.prior`, `.distinct`, or an unrecorded old value.
@@ -269,7 +282,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// their type metadata on entry, which the common path above must not pay for.
     @inline(never)
     private func deliverAsChange(
-        _ root: Root, _ newValue: Value, oldBox: ValueBox?, leafOld: LeafOldValue?, mutation: CollectionMutation?
+        _ root: Root, _ newBox: ValueBox, oldBox: ValueBox?, leafOld: LeafOldValue?, mutation: CollectionMutation?
     ) {
         var oldValue: Value?
         if let oldBox {
@@ -278,17 +291,19 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             oldValue = leafOld.value(as: Value.self)
         }
         if let change = requestedOptions.change(
-            old: oldValue, new: newValue, isPrior: false, keyPath: keyPath, mutation: mutation)
+            old: oldValue, new: newBox.borrowed.read(as: Value.self), isPrior: false, keyPath: keyPath,
+            mutation: mutation)
         {
             deliver(root, change)
         }
     }
 
     /// What an in-place mutation did to the path's value; `nil` when not a collection or not kept.
-    private func collectionMutation(oldBox: ValueBox?, leafOld: LeafOldValue?, to newValue: Value)
+    private func collectionMutation(oldBox: ValueBox?, leafOld: LeafOldValue?, to newBox: ValueBox)
         -> CollectionMutation?
     {
         guard withPlan({ $0.describesCollectionChanges }) else { return nil }
+        let newValue = newBox.borrowed.read(as: Value.self)
         if let oldBox { return CollectionMutation.detected(from: oldBox.borrowed.read(as: Value.self), to: newValue) }
         if let leafOld { return CollectionMutation.detected(from: leafOld.value(as: Value.self), to: newValue) }
         return nil
@@ -313,7 +328,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             pendingDidChange()
             return (removed, dropped, links.isEmpty)
         }
-        for box in dropped { box.destroy(as: Value.self) }
+        for box in dropped { free(box) }
         // A root being deallocated reads nil, and losing the last dependency leaves nothing to notify.
         if root == nil {
             endForDeallocatedRoot()
