@@ -145,6 +145,13 @@ extension PathObservationBase {
 
         /// Ends `change`: its count, and its latest old value if one was recorded.
         mutating func finish(_ change: ChangeInFlight) -> ValueBox? {
+            // The usual case, one change begun once with its old value: emptied at once, capacity kept.
+            if records.count == 2, records[0].count == 1, records[1].count == 0, records[0].change == change,
+                records[1].change == change
+            {
+                defer { records.removeAll(keepingCapacity: true) }
+                return records[1].oldValue
+            }
             if let index = records.firstIndex(where: { $0.count > 0 && $0.change == change }) {
                 if records[index].count > 1 {
                     records[index].count -= 1
