@@ -177,8 +177,8 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
     let provenLeaf = OnceReference<LeafConversion>()
     /// Whether the path's value is a collection whose in-place changes have a kind and indexes.
     let describesCollectionChanges: Bool
-    /// Cells for the path's values, reused by its observations' re-wires (`ValueBox`).
-    let spareCells = SpareCells()
+    /// What its observations' re-wires reuse, once one has run (see `spares`).
+    private let madeSpares = OnceReference<RewireSpares>()
 
     init(keyPath: InternedKeyPath, leafDelivery: LeafDelivery?, valueType: Any.Type) {
         self.keyPath = keyPath
@@ -191,6 +191,13 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
             self.hasLeafDelivery = false
             self.leafDelivery = Self.noDelivery
         }
+    }
+
+    /// What its observations' re-wires reuse, made by the first.
+    var spares: Unmanaged<RewireSpares> {
+        if let made = madeSpares.unmanaged { return made }
+        madeSpares.storeIfNil(RewireSpares())
+        return madeSpares.unmanaged.unsafelyUnwrapped
     }
 
     /// The leaf conversion learnt; only for a leaf link, made after its path learnt one.

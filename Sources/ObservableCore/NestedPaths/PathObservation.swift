@@ -63,27 +63,27 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         return proof.leaf
     }
 
-    /// The path's value (boxed, for the caller to free), its reads and leaf conversion: through the
-    /// stored path, else with tracking.
-    private func read(_ root: Root) -> (value: ValueBox, accesses: [TrackedAccess], leaf: LeafConversion?) {
-        if let stored = storedPath {
-            var accesses: [TrackedAccess] = []
-            if let end = stored.read(root, recording: &accesses) {
-                let leaf = deliversLeafChanges ? stored.leaf(after: accesses) : nil
-                let value = withPlan {
-                    ValueBox(of: Value.self, in: $0.spareCells) { stored.initialize($0, at: end, as: Value.self) }
-                }
-                return (value, accesses, leaf)
-            }
+    /// The path's value (boxed, for the caller to free), its reads (a record to give back to the plan)
+    /// and leaf conversion: through the stored path, else with tracking.
+    private func read(_ root: Root, _ spares: RewireSpares) -> (
+        value: ValueBox, accesses: AccessRecord, leaf: LeafConversion?
+    ) {
+        let record = spares.accesses.take()
+        if let stored = storedPath, let end = stored.read(root, recording: &record.accesses) {
+            let leaf = deliversLeafChanges ? stored.leaf(after: record.accesses) : nil
+            let value = ValueBox(of: Value.self, in: spares.cells) { stored.initialize($0, at: end, as: Value.self) }
+            return (value, record, leaf)
         }
         let (value, accesses) = Tracking.evaluate { evaluate(root) }
-        return (withPlan { ValueBox(value, in: $0.spareCells) }, accesses, proven(root, accesses))
+        record.accesses = accesses
+        return (ValueBox(value, in: spares.cells), record, proven(root, accesses))
     }
 
     /// Destroys a box of the path's value, keeping its cell for the next.
-    private func free(_ box: ValueBox?) {
+    private func free(_ box: ValueBox?, _ spares: RewireSpares? = nil) {
         guard let box else { return }
-        withPlan { box.destroy(as: Value.self, into: $0.spareCells) }
+        if let spares { return box.destroy(as: Value.self, into: spares.cells) }
+        withSpares { box.destroy(as: Value.self, into: $0.cells) }
     }
 
     private func currentValue(_ root: Root) -> Value {
@@ -189,13 +189,15 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         }
         guard keepsValueBeforeChange else { return }
         if !requestedOptions.sendsPrior, let stored = storedPath, let end = stored.read(root) {
-            let box = withPlan { ValueBox(of: Value.self, in: $0.spareCells) { stored.initialize($0, at: end, as: Value.self) } }
+            let box = withSpares {
+                ValueBox(of: Value.self, in: $0.cells) { stored.initialize($0, at: end, as: Value.self) }
+            }
             lock.withLock { pending.recordOldValue(box, for: change) }
             return
         }
         let oldValue = currentValue(root)
         if needsOldValue {
-            let box = withPlan { ValueBox(oldValue, in: $0.spareCells) }
+            let box = withSpares { ValueBox(oldValue, in: $0.cells) }
             lock.withLock { pending.recordOldValue(box, for: change) }
         }
         if requestedOptions.sendsPrior { deliverPrior(root, oldValue) }
@@ -218,7 +220,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             endForDeallocatedRoot()
             return
         }
-        let (newValue, accesses, leaf) = read(root)
+        let spares = withPlan { $0.spares }.takeUnretainedValue()
+        let (newValue, record, leaf) = read(root, spares)
         typealias Outcome = (
             oldBox: ValueBox?, stale: LinkStorage, dropped: [ValueBox],
             unlinked: Bool, delivers: Bool
@@ -232,23 +235,25 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             }
             let oldBox = pending.finish(ChangeInFlight(source: source, stamp: stamp))
             guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
-            let (moved, dropped) = relink(to: accesses, leaf: leaf)
+            let (moved, dropped) = relink(to: record.accesses, leaf: leaf)
             let stale = moved.stale
             pendingDidChange()
             let delivers =
-                sourceList.map { list in accesses.contains { $0.listID == list } } ?? true
+                sourceList.map { list in record.accesses.contains { $0.listID == list } } ?? true
                 || pending.isEmpty
             return (oldBox, stale, dropped, links.isEmpty, delivers)
         }
-        guard let outcome else { return free(newValue) }
-        for box in outcome.dropped { free(box) }
+        spares.accesses.giveBack(record)
+        guard let outcome else { return free(newValue, spares) }
+        for box in outcome.dropped { free(box, spares) }
         if outcome.delivers {
             // With `leafOld`, the path read the leaf when this set began: the setter's old value was the path's.
             deliverEvaluated(
-                root, newValue, oldBox: outcome.oldBox, leafOld: needsOldValue ? leafOld : nil, mutated: mutated)
+                root, newValue, oldBox: outcome.oldBox, leafOld: needsOldValue ? leafOld : nil, mutated: mutated,
+                spares)
         } else {
-            free(outcome.oldBox)
-            free(newValue)
+            free(outcome.oldBox, spares)
+            free(newValue, spares)
         }
         // No dependency left: ended before the stale links, which own the observation, are released.
         if outcome.unlinked { end() }
@@ -258,11 +263,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Delivers an evaluated change, and frees its boxes; `mutated` carries a collection's kind and
     /// indexes, found by comparing the path's own values. Through the specialised `leafDelivery` where there is one.
     private func deliverEvaluated(
-        _ root: Root, _ newBox: ValueBox, oldBox: ValueBox?, leafOld: LeafOldValue?, mutated: Bool
+        _ root: Root, _ newBox: ValueBox, oldBox: ValueBox?, leafOld: LeafOldValue?, mutated: Bool,
+        _ spares: RewireSpares
     ) {
         defer {
-            free(oldBox)
-            free(newBox)
+            free(oldBox, spares)
+            free(newBox, spares)
         }
         let mutation = mutated ? collectionMutation(oldBox: oldBox, leafOld: leafOld, to: newBox) : nil
         if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.needsOldValue {

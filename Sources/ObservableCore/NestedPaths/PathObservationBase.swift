@@ -49,6 +49,12 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         plan._withUnsafeGuaranteedRef(body)
     }
 
+    /// Calls `body` with what the plan keeps for re-wires to reuse.
+    @inline(__always)
+    final func withSpares<Result>(_ body: (RewireSpares) -> Result) -> Result {
+        withPlan { $0.spares._withUnsafeGuaranteedRef(body) }
+    }
+
     /// What the changes carry and `observes` compares.
     @inlinable
     final var keyPath: InternedKeyPath { withPlan { $0.keyPath } }
@@ -149,8 +155,9 @@ extension PathObservationBase {
             if records.count == 2, records[0].count == 1, records[1].count == 0, records[0].change == change,
                 records[1].change == change
             {
-                defer { records.removeAll(keepingCapacity: true) }
-                return records[1].oldValue
+                let oldValue = records.removeLast().oldValue
+                records.removeLast()
+                return oldValue
             }
             if let index = records.firstIndex(where: { $0.count > 0 && $0.change == change }) {
                 if records[index].count > 1 {

@@ -34,12 +34,17 @@ struct ValueBox {
 /// Two heap cells kept, by the plan every observation of a path shares, for the next boxes of its
 /// value type: a re-wire boxes the old value and reads the new one without allocating. Taken and
 /// given back with atomics (a cell is in the spare or in one box, never both); a cell given back
-/// to a full spare is freed. The plan lives for ever, and its cells with it.
+/// to a full spare is freed, and a spare that ends frees what it holds.
 struct SpareCells: ~Copyable, @unchecked Sendable {
     private let first = Atomic<UnsafeMutableRawPointer?>(nil)
     private let second = Atomic<UnsafeMutableRawPointer?>(nil)
 
     init() {}
+
+    deinit {
+        first.load(ordering: .acquiring)?.deallocate()
+        second.load(ordering: .acquiring)?.deallocate()
+    }
 
     /// A cell for a `Value`: a spare one, or a new one.
     func take<Value>(for _: Value.Type) -> UnsafeMutableRawPointer {
