@@ -96,8 +96,12 @@ final class StoredPath: @unchecked Sendable {  // immutable
 
     private func walk(_ root: AnyObject, _ visit: (AnyObject, Step) -> Void) -> End? {
         steps.withUnsafeBufferPointer { steps in
-            var object = root
-            var index = 0
+            // The root is read in place, not copied: a path holds it weakly, so its retains go through a side table.
+            guard ObjectIdentifier(type(of: root)) == steps[0].objectType else { return nil }
+            visit(root, steps[0])
+            if steps.count == 1 { return .leaf(object: root, reader: steps[0].reader) }
+            guard var object = Self.next(root, steps[0].reader) else { return none == nil ? nil : End.none }
+            var index = 1
             while true {
                 guard ObjectIdentifier(type(of: object)) == steps[index].objectType else { return nil }
                 visit(object, steps[index])
