@@ -52,7 +52,8 @@ struct PathLinks {
         list.remove(owner)
     }
 
-    func setLeafHearsWillChange(_ hears: Bool) {
+    /// `mutating` only so that the caller's stored links are used in place, not copied (a retain each).
+    mutating func setLeafHearsWillChange(_ hears: Bool) {
         guard let last = others.last, last.deliversLeaf else { return }
         unsafeDowncast(last, to: LeafPathLink.self).setHearsWillChange(hears)
     }

@@ -80,10 +80,13 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     }
 
     /// Destroys a box of the path's value, keeping its cell for the next.
-    private func free(_ box: ValueBox?, _ spares: RewireSpares? = nil) {
+    private func free(_ box: ValueBox?) {
         guard let box else { return }
-        if let spares { return box.destroy(as: Value.self, into: spares.cells) }
         withSpares { box.destroy(as: Value.self, into: $0.cells) }
+    }
+
+    private func free(_ box: ValueBox?, _ spares: RewireSpares) {
+        box?.destroy(as: Value.self, into: spares.cells)
     }
 
     private func currentValue(_ root: Root) -> Value {
