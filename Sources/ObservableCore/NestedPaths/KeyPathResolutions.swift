@@ -205,9 +205,9 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
         provenLeaf.unmanaged.unsafelyUnwrapped
     }
 
-    private static func noDelivery(
-        _: AnyObject, _: BorrowedValue, _: BorrowedValue, _: LeafWrap, _: Bool, _: CollectionMutation?
-    ) {}
+    private static var noDelivery: LeafDelivery {
+        LeafDelivery(leaf: { _, _, _, _, _, _ in }, evaluated: { _, _, _, _, _ in })
+    }
 }
 
 /// A plan with its path's evaluation, typed; run with tracking, its reads are the dependencies.

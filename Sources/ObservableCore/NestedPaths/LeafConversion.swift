@@ -22,13 +22,28 @@ final class LeafConversion: @unchecked Sendable {  // immutable; `wrap` captures
     }
 }
 
-/// Delivers a change of a proven path's last property to its observation (the first argument), with
-/// the setter's old and new values, the conversion's `wrap` and whether there is one (a function is
-/// always passed: unwrapping an optional function retained and released its context per change),
-/// and what an in-place mutation did to the path's value:
-/// `PathObservation.deliverLeaf`, specialised by the `@inlinable` caller of `observe`.
+/// A path observation's deliveries, specialised by the `@inlinable` caller of `observe`
+/// (`PathObservation.deliveries`).
 @usableFromInline
-typealias LeafDelivery = (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool, CollectionMutation?) -> Void
+struct LeafDelivery {
+    /// Delivers a change of a proven path's last property to its observation (the first argument), with
+    /// the setter's old and new values, the conversion's `wrap` and whether there is one (a function is
+    /// always passed: unwrapping an optional function retained and released its context per change),
+    /// and what an in-place mutation did to the path's value: `PathObservation.deliverLeaf`.
+    let leaf: (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool, CollectionMutation?) -> Void
+    /// Delivers an evaluated change to its observation with the root the caller holds (a weak load of
+    /// it would retain it through its side table): `PathObservation.deliverEvaluated`'s usual case.
+    let evaluated: (AnyObject, AnyObject, BorrowedValue, BorrowedValue, CollectionMutation?) -> Void
+
+    @usableFromInline
+    init(
+        leaf: @escaping (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool, CollectionMutation?) -> Void,
+        evaluated: @escaping (AnyObject, AnyObject, BorrowedValue, BorrowedValue, CollectionMutation?) -> Void
+    ) {
+        self.leaf = leaf
+        self.evaluated = evaluated
+    }
+}
 
 /// The old value a proven path's last property had before a set, as its setter passed it, and how
 /// the path's value is made from it (see `LeafConversion`).

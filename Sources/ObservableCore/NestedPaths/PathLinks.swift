@@ -211,7 +211,7 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
                 observation.plan._withUnsafeGuaranteedRef { plan in
                     plan.leaf._withUnsafeGuaranteedRef { leaf in
                         if trusted {
-                            plan.leafDelivery(
+                            plan.leafDelivery.leaf(
                                 observation, oldValue, newValue, leaf.apply, leaf.wraps, leaf.wraps ? nil : mutation)
                         } else {
                             observation.dependencyDidChange(

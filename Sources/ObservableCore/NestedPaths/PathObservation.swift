@@ -94,13 +94,19 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         return Tracking.untracked { evaluate(root) }
     }
 
-    /// The path's `leafDelivery`, compiled where the inlinable caller is; captures nothing.
+    /// The path's deliveries, compiled where the inlinable caller is; they capture nothing.
     @inlinable
     static var leafDeliveryFunction: LeafDelivery {
-        { observation, old, new, wrap, wraps, mutation in
-            unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(
-                old, new, wrap, wraps: wraps, mutation)
-        }
+        LeafDelivery(
+            leaf: { observation, old, new, wrap, wraps, mutation in
+                unsafeDowncast(observation, to: PathObservation<Root, Value>.self).deliverLeaf(
+                    old, new, wrap, wraps: wraps, mutation)
+            },
+            evaluated: { observation, root, old, new, mutation in
+                let observation = unsafeDowncast(observation, to: PathObservation<Root, Value>.self)
+                guard observation.isActive else { return }
+                observation.deliverLeaf(unsafeDowncast(root, to: Root.self), old, new, mutation)
+            })
     }
 
     /// Delivers a change of a proven path's last property with the setter's values (`wrap`: made
@@ -276,11 +282,11 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         let mutation = mutated ? collectionMutation(oldBox: oldBox, leafOld: leafOld, to: newBox) : nil
         if deliversLeafChanges, oldBox != nil || leafOld != nil || !requestedOptions.needsOldValue {
             let new = newBox.borrowed
-            if let oldBox { return deliverLeafChange(oldBox.borrowed, new, noLeafWrap, wraps: false, mutation) }
+            if let oldBox { return deliverEvaluatedChange(root, oldBox.borrowed, new, mutation) }
             // Without an old value, none is asked for: the one passed is left out of the change.
-            guard let leafOld else { return deliverLeafChange(new, new, noLeafWrap, wraps: false, nil) }
+            guard let leafOld else { return deliverEvaluatedChange(root, new, new, nil) }
             return BorrowedValue.lend(leafOld.value(as: Value.self)) {
-                deliverLeafChange($0, new, noLeafWrap, wraps: false, mutation)
+                deliverEvaluatedChange(root, $0, new, mutation)
             }
         }
         deliverAsChange(root, newBox, oldBox: oldBox, leafOld: leafOld, mutation: mutation)

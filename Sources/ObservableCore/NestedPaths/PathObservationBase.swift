@@ -67,11 +67,11 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         withPlan { $0.storedPath.storeIfNil(storedPath) }
     }
 
-    /// Delivers a change of the path's last property with its setter's values (see `LeafDelivery`).
-    final func deliverLeafChange(
-        _ old: BorrowedValue, _ new: BorrowedValue, _ wrap: LeafWrap, wraps: Bool, _ mutation: CollectionMutation?
+    /// Delivers an evaluated change of the path's value to `root`, which the caller holds (see `LeafDelivery`).
+    final func deliverEvaluatedChange(
+        _ root: AnyObject, _ old: BorrowedValue, _ new: BorrowedValue, _ mutation: CollectionMutation?
     ) {
-        withPlan { $0.leafDelivery(self, old, new, wrap, wraps, mutation) }
+        withPlan { $0.leafDelivery.evaluated(self, root, old, new, mutation) }
     }
 
     /// Whether the value before a change is kept: old value, `.prior`, `.distinct`, or a collection's

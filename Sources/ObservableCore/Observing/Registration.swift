@@ -78,7 +78,7 @@ enum Registration {
         _ root: Root, _ typedKeyPath: KeyPath<Root, Value>, _ keyPath: InternedKeyPath, options: ObservationOptions,
         origin: ObservationOrigin, onObservedDeallocated: DeallocationHook?,
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
-        notify: () -> EntryNotification, leafDelivery: @escaping LeafDelivery
+        notify: () -> EntryNotification, leafDelivery: LeafDelivery
     ) -> AnyObservation {
         // What every observation of this path on this class shares; a path proven on this class
         // before is read through its stored fields (it force-unwraps nothing: that is part of the proof).
