@@ -104,6 +104,30 @@ struct PathObservationLayoutTests {
         #expect(cities == ["Bergen", "Tromsø"])
     }
 
+    @Test("a leaf link made while another change of the path is in flight hears willChange until it ends")
+    func newLeafLinkHearsWhileInFlight() {
+        let person = Self.personInOslo()
+        let bergen = Address(city: "Bergen")
+        var hearing: [Bool] = []
+        // Registered first, so its didSet runs before the path's, while the outer change is in flight.
+        let setter = person.observe(\.address, options: [.new]) { person, change in
+            guard change.newValue??.city == "Oslo 2" else { return }
+            person.address = bergen
+            let link = Self.entries(person, \.address?.city)[1].first as? LeafPathLink
+            hearing.append(link?.countsForWillChange ?? false)
+        }
+        var cities: [String] = []
+        let token = person.observe(\.address?.city, options: [.new]) { _, change in
+            cities.append((change.newValue ?? nil) ?? "nil")
+        }
+        person.address = Address(city: "Oslo 2")
+        let link = Self.entries(person, \.address?.city)[1].first as? LeafPathLink
+        #expect(hearing == [true])
+        #expect(link?.countsForWillChange == false)
+        #expect(cities.last == "Bergen")
+        withExtendedLifetime((setter, token)) {}
+    }
+
     @Test("a path that starts at another property retires the observation's entry for good")
     func firstEntryRetires() {
         let model = ReadOrder()
