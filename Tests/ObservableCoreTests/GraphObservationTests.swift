@@ -292,6 +292,32 @@ struct GraphObservationTests {
         withExtendedLifetime(shallow) {}
     }
 
+    @Test("a change kept after its handler: a child's holds its object, the root's names the root while it lives")
+    func keptChangesAndTheirObjects() {
+        weak var weakBook: Volume?
+        let kept = Locked<[PropertyChange]>([])
+        let chapter = Section()
+        do {
+            let book = Volume()
+            book.chapters = [chapter]
+            weakBook = book
+            let token = book.observeProperties(deep: true) { _, change in kept.withLock { $0.append(change) } }
+            book.title = "t"
+            chapter.pages = 2
+            #expect(
+                kept.withLock { $0.map { $0.object.map(ObjectIdentifier.init) } } == [
+                    ObjectIdentifier(book), ObjectIdentifier(chapter),
+                ])
+            withExtendedLifetime(token) {}
+        }
+        // The root's change did not keep the root; the chapter is still held by the test.
+        #expect(weakBook == nil)
+        let changes = kept.withLock { $0 }
+        #expect(changes.map(\.name) == ["title", "pages"])
+        #expect(changes[0].object == nil)
+        #expect(changes[1].object === chapter)
+    }
+
     @Test("a long chain is followed without recursion, and let go")
     func longChain() {
         let head = ChainLink()

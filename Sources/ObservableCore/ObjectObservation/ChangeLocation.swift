@@ -1,16 +1,20 @@
 /// Where in an observed graph a change happened: the node, shared by all its changes (a change
-/// holds one, see `PropertyChange.path`). It does not refer to the node's object: a weak reference
-/// would move the object's reference counts to a side table, slowing every retain of it.
+/// holds one, see `PropertyChange.path`). It does not refer to the node's object, since a weak reference
+/// would move the object's reference counts to a side table, slowing every retain of it; except the
+/// root's, which the graph already holds weakly, and which its changes do not hold.
 final class ChangeLocation: @unchecked Sendable {  // written in `init` only
     private weak var graph: (any PathFinding)?
     private let node: ObjectIdentifier
     /// Whether the node is the graph's root, whose properties are always reached by their names.
     let isRoot: Bool
+    /// The root, for the root's node: the object of its changes.
+    private(set) weak var root: AnyObject?
 
-    init(graph: any PathFinding, node: ObjectIdentifier, isRoot: Bool) {
+    init(graph: any PathFinding, node: ObjectIdentifier, root: AnyObject?) {
         self.graph = graph
         self.node = node
-        self.isRoot = isRoot
+        self.isRoot = root != nil
+        self.root = root
     }
 
     /// The way to the node's property `name`.

@@ -2,16 +2,17 @@
 /// (a node, once however reached), re-wired as objects join and leave. A node counts references to
 /// it; a removal leaving a count above zero marks from the root, for loose cycles. Its lock guards
 /// the nodes and calls no user code.
-final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
+final class GraphObservation: AnyObservation, @unchecked Sendable {
     private let options: ObservationOptions
     private let watchesSetExtent: Bool
     private let handler: (AnyObject, PropertyChange) -> Void
     private let onObservedDeallocated: DeallocationHook?
-    private weak var root: AnyObject?
-    private let rootID: ObjectIdentifier
-    private let lock = Lock()
+    // Internal for `GraphObservation+PathFinding.swift`.
+    private(set) weak var root: AnyObject?
+    let rootID: ObjectIdentifier
+    let lock = Lock()
     /// Guarded by `lock`.
-    @exclusivity(unchecked) private var nodes: [ObjectIdentifier: Node] = [:]
+    @exclusivity(unchecked) private(set) var nodes: [ObjectIdentifier: Node] = [:]
 
     init(
         of root: AnyObject, options: ObservationOptions, origin: ObservationOrigin, watchesSetExtent: Bool,
@@ -86,7 +87,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
 
     private func makeNode(_ object: AnyObject) -> Node {
         let id = ObjectIdentifier(object)
-        let location = ChangeLocation(graph: self, node: id, isRoot: id == rootID)
+        let location = ChangeLocation(graph: self, node: id, root: id == rootID ? object : nil)
         // The nodes want the values of every change, equal ones too: a change of references re-wires
         // the graph (`.distinct` is applied after).
         let observation = ObjectObservation(
@@ -199,10 +200,25 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
 
     /// A change of a property of the node `id`'s object: re-wires the graph for a property holding
     /// objects, then hands the change on, with where it happened.
+    @inline(__always)
     private func nodeChanged(
         _ id: ObjectIdentifier, _ location: ChangeLocation, _ object: AnyObject, _ change: PropertyChange
     ) {
-        guard isActive, let root else { return }
+        guard isActive else { return }
+        if location.isRoot {
+            // The root's own change has the root in hand, held by its setter: it is neither loaded from
+            // the weak reference nor retained into the change, which its side table would make slow.
+            nodeChanged(id, location, object, change, root: object, changedObject: nil)
+        } else if let root {
+            nodeChanged(id, location, object, change, root: root, changedObject: object)
+        }
+    }
+
+    @inline(__always)
+    private func nodeChanged(
+        _ id: ObjectIdentifier, _ location: ChangeLocation, _ object: AnyObject, _ change: PropertyChange,
+        root: AnyObject, changedObject: AnyObject?
+    ) {
         if !change.isPrior, change.property._withUnsafeGuaranteedRef({ $0.followsObjects }) {
             rewire(id, object, change)
         }
@@ -210,7 +226,7 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
         // A new change, field by field (a copy of the whole would go through its value witness).
         let delivered = PropertyChange(
             options: options, property: change.property, old: change.old, new: change.new, isPrior: change.isPrior,
-            mutation: change.mutation, location: location, changedObject: object)
+            mutation: change.mutation, location: location, changedObject: changedObject)
         handler(root, delivered)
     }
 
@@ -257,72 +273,6 @@ final class GraphObservation: AnyObservation, PathFinding, @unchecked Sendable {
             return
         }
         lock.withLock { nodes[id] = nil }
-    }
-
-    /// `pages[2].title`: the ways from the root to `id`'s property, walked down after the lock: the
-    /// first found, or with `every` each way to an object held in several places.
-    func steps(to id: ObjectIdentifier, property name: String, every: Bool) -> [[PathStep]] {
-        if id == rootID { return [[.property(name)]] }
-        let chains = lock.withLock { every ? everyChain(to: id) : firstChain(to: id).map { [$0] } ?? [] }
-        guard let root else { return [[.property(name)]] }
-        var found: [[PathStep]] = []
-        for chain in chains {
-            var reached: [(object: AnyObject, steps: [PathStep])] = [(root, [])]
-            for (property, childID) in chain {
-                reached = reached.flatMap { object, steps in
-                    let value = property.currentValue(in: object)
-                    guard
-                        let child = ObjectContents.objects(in: value).first(where: { ObjectIdentifier($0) == childID })
-                    else { return [] as [(AnyObject, [PathStep])] }
-                    return ObjectContents.positions(of: child, in: value, firstOnly: !every).map {
-                        (child, steps + [.property(property.name)] + $0)
-                    }
-                }
-            }
-            found += reached.map { $0.steps + [.property(name)] }
-            if !every, !found.isEmpty { break }
-        }
-        return found.isEmpty && !every ? [[.property(name)]] : found
-    }
-
-    private typealias Chain = [(property: ObjectProperty, child: ObjectIdentifier)]
-
-    /// The links that first reached each node on the way to `id`; under the lock.
-    private func firstChain(to id: ObjectIdentifier) -> Chain? {
-        var (chain, current, seen): (Chain, ObjectIdentifier, Set<ObjectIdentifier>) = ([], id, [])
-        while current != rootID, seen.insert(current).inserted, let parent = nodes[current]?.parent {
-            chain.append((parent.property.takeUnretainedValue(), current))
-            current = parent.node
-        }
-        return current == rootID ? chain.reversed() : nil
-    }
-
-    /// Every way to `id` without a cycle; under the lock. The nodes are searched for the parents of
-    /// a node held more than once, which only a node that knows one parent is spared.
-    private func everyChain(to id: ObjectIdentifier) -> [Chain] {
-        var found: [Chain] = []
-        var reversed: Chain = []
-        var onWay: Set<ObjectIdentifier> = []
-        func climb(from current: ObjectIdentifier) {
-            if current == rootID {
-                found.append(reversed.reversed())
-                return
-            }
-            guard let node = nodes[current], onWay.insert(current).inserted else { return }
-            defer { onWay.remove(current) }
-            let parents =
-                (node.incoming <= 1 ? node.parent.map { [$0] } : nil)
-                ?? nodes.values.flatMap { other in
-                    other.outgoing.keys.filter { $0.child == current }.map { (node: other.id, property: $0.property) }
-                }
-            for parent in parents {
-                reversed.append((parent.property.takeUnretainedValue(), current))
-                climb(from: parent.node)
-                reversed.removeLast()
-            }
-        }
-        climb(from: id)
-        return found
     }
 
     override func didCancel() {

@@ -13,8 +13,8 @@ public struct PropertyChange: CustomStringConvertible {
     @usableFromInline let new: KeyedValue
     /// Where in an observed graph the change happened; `nil` in the observation of one object.
     var location: ChangeLocation? = nil
-    /// The object whose property changed, in an observed graph (held as the change is: a weak
-    /// reference would move the object's reference counts to a side table for its whole life).
+    /// The object whose property changed below an observed graph's root (held as the change is: a
+    /// weak reference would move the object's reference counts to a side table for its whole life).
     var changedObject: AnyObject? = nil
     // No initializer here, so that the memberwise one exists: it makes a change as one value, which
     // the compiler then destroys without a value witness.
@@ -33,9 +33,10 @@ public struct PropertyChange: CustomStringConvertible {
     /// in several places.
     var everySteps: [[PathStep]] { location?.everySteps(to: name) ?? [[.property(name)]] }
 
-    /// The object whose property changed, in an observation of a graph (while it lives); `nil` in
-    /// the observation of one object, whose handler is given that object.
-    public var object: AnyObject? { changedObject }
+    /// The object whose property changed, in an observation of a graph (while it lives: a change of
+    /// the root's own property, kept, does not keep the root); `nil` in the observation of one object,
+    /// whose handler is given that object.
+    public var object: AnyObject? { changedObject ?? location?.root }
 
     /// The property's key path, rooted at the class that declares it, also for an object of a subclass.
     public var keyPath: AnyKeyPath {
