@@ -47,6 +47,14 @@ private final class Meter: Codable {
     init() {}
 }
 
+@KeyValueObservable
+private final class Tally: Codable {
+    var count = 0
+    var label: String?
+    var marks: [Int] = []
+    init() {}
+}
+
 /// `value` as `JSONEncoder` writes it, read back.
 private func reference(_ value: some Encodable) throws -> JSONValue {
     try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
@@ -273,6 +281,43 @@ struct JSONPatchRecorderTests {
         book.title = "c"
         let last = try recorder.takeOperations().suffix(2).map(\.operation)
         #expect(last == [.test(.string("b")), .replace(.string("c"))])
+    }
+
+    @Test("sets of numbers, kept apart from other changes, are read back in the order of all the changes")
+    func orderOfKinds() throws {
+        let tally = Tally()
+        let recorder = try JSONPatchRecorder(recording: tally, testingOldValues: true)
+        tally.count = 1
+        tally.label = "a"
+        tally.count = 2
+        tally.label = nil
+        tally.label = nil
+        tally.marks.append(5)
+        tally.count = 3
+        #expect(
+            try recorder.takeOperations() == [
+                JSONPatchOperation(.test(.integer(0)), at: pointer("/count")),
+                JSONPatchOperation(.replace(.integer(1)), at: pointer("/count")),
+                JSONPatchOperation(.add(.string("a")), at: pointer("/label")),
+                JSONPatchOperation(.test(.integer(1)), at: pointer("/count")),
+                JSONPatchOperation(.replace(.integer(2)), at: pointer("/count")),
+                JSONPatchOperation(.test(.string("a")), at: pointer("/label")),
+                JSONPatchOperation(.remove, at: pointer("/label")),
+                JSONPatchOperation(.add(.integer(5)), at: pointer("/marks/0")),
+                JSONPatchOperation(.test(.integer(2)), at: pointer("/count")),
+                JSONPatchOperation(.replace(.integer(3)), at: pointer("/count")),
+            ])
+        tally.label = "b"
+        tally.count = 4
+        tally.label = nil
+        #expect(
+            try recorder.operations == [
+                JSONPatchOperation(.add(.string("b")), at: pointer("/label")),
+                JSONPatchOperation(.test(.integer(3)), at: pointer("/count")),
+                JSONPatchOperation(.replace(.integer(4)), at: pointer("/count")),
+                JSONPatchOperation(.test(.string("b")), at: pointer("/label")),
+                JSONPatchOperation(.remove, at: pointer("/label")),
+            ])
     }
 
     @Test("plain values of every kind, encoded when read, are what JSONEncoder writes, old ones tested")

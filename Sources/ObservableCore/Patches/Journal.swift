@@ -6,6 +6,8 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
         var operations: [JSONPatchOperation] = []
         /// The entries since, in the order of their changes.
         var entries: [JournalEntry] = []
+        /// The sets of bytes since, kept apart (`JournalByteSet`), in the order of their changes.
+        var byteSets: [JournalByteSet] = []
         var failure: PatchRecordingError?
         /// The classes whose properties were checked.
         var checked: Set<ObjectIdentifier> = []
@@ -27,22 +29,33 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
     /// The operations recorded, forgotten after when `forgetting`.
     func operations(forgetting: Bool) throws(PatchRecordingError) -> [JSONPatchOperation] {
         let result = reading.withLock { () -> Result<[JSONPatchOperation], PatchRecordingError> in
-            let entries = lock.withLock {
-                // Room for as many as were taken, so that the next entries are not moved as they come.
-                var taken: [JournalEntry] = []
-                taken.reserveCapacity(state.entries.count)
-                swap(&taken, &state.entries)
+            let (entries, byteSets) = lock.withLock {
+                // Room for as many as were taken, so that the next ones are not moved as they come.
+                var taken: ([JournalEntry], [JournalByteSet]) = ([], [])
+                taken.0.reserveCapacity(state.entries.count)
+                taken.1.reserveCapacity(state.byteSets.count)
+                swap(&taken.0, &state.entries)
+                swap(&taken.1, &state.byteSets)
                 return taken
             }
             var made: [JSONPatchOperation] = []
+            made.reserveCapacity(entries.count + byteSets.count)
             var failure: PatchRecordingError?
             do throws(PatchRecordingError) {
-                // Each entry borrowed where it is, not copied out.
-                try entries.withUnsafeBufferPointer { (entries) throws(PatchRecordingError) in
-                    for index in entries.indices {
-                        try entries[index].append(to: &made, testing: testsOldValues, encodings: &encodings)
+                // The two kinds of entry merged back into the order of their changes; each borrowed.
+                var nextByteSet = 0
+                func makeByteSets(before index: Int) throws(PatchRecordingError) {
+                    while nextByteSet < byteSets.count, byteSets[nextByteSet].entriesBefore <= index {
+                        try byteSets[nextByteSet].entry.append(
+                            to: &made, testing: testsOldValues, encodings: &encodings)
+                        nextByteSet += 1
                     }
                 }
+                for index in entries.indices {
+                    try makeByteSets(before: index)
+                    try entries[index].append(to: &made, testing: testsOldValues, encodings: &encodings)
+                }
+                try makeByteSets(before: .max)
             } catch {
                 failure = error
             }
@@ -124,8 +137,15 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
         {
             // Values of the property's own type that no later edit can change: encoded when read.
             lock.withLock {
-                state.entries.append(
-                    JournalEntry(setting: change.property, old: change.old, new: change.new, ways: ways))
+                if ways == nil,
+                    let byteSet = JournalByteSet(
+                        setting: change.property, old: change.old, new: change.new, entriesBefore: state.entries.count)
+                {
+                    state.byteSets.append(byteSet)
+                } else {
+                    state.entries.append(
+                        JournalEntry(setting: change.property, old: change.old, new: change.new, ways: ways))
+                }
             }
             return
         }

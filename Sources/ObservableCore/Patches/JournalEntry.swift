@@ -38,6 +38,8 @@ struct JournalEntry {
 
     /// Adds the entry's operations to `operations`, each `replace` and `remove` after a `test` when
     /// `testing`; `encodings` keeps how each property's plain values are encoded.
+    // Inlined: it has one caller, the loop reading the entries.
+    @inline(__always)
     func append(
         to operations: inout [JSONPatchOperation], testing: Bool, encodings: inout PlainValueEncoding.Cache
     ) throws(PatchRecordingError) {

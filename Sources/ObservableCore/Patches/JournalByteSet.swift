@@ -1,0 +1,29 @@
+/// A set of a root's property whose old and new values are bytes (numbers, `Bool`s, none), as a
+/// journal keeps it apart from its other entries: every field is trivial, so keeping it, reading it
+/// and letting it go retain and release nothing.
+struct JournalByteSet {
+    private let property: Unmanaged<ObjectProperty>
+    private let oldType: Any.Type?
+    private let old: KeyedValue.Bytes
+    private let newType: Any.Type?
+    private let new: KeyedValue.Bytes
+    /// How many of the journal's other entries came before it.
+    let entriesBefore: Int
+
+    /// The set of `property` from `old` to `new`; `nil` when either is not bytes.
+    init?(setting property: Unmanaged<ObjectProperty>, old: KeyedValue, new: KeyedValue, entriesBefore: Int) {
+        guard old.string == nil, old.reference == nil, new.string == nil, new.reference == nil else { return nil }
+        self.property = property
+        oldType = old.bytesType
+        self.old = old.bytes
+        newType = new.bytesType
+        self.new = new.bytes
+        self.entriesBefore = entriesBefore
+    }
+
+    /// The entry it stands for, to be made into operations.
+    var entry: JournalEntry {
+        JournalEntry(
+            setting: property, old: KeyedValue(oldType, bytes: old), new: KeyedValue(newType, bytes: new), ways: nil)
+    }
+}
