@@ -292,6 +292,42 @@ struct GraphObservationTests {
         withExtendedLifetime(shallow) {}
     }
 
+    @Test(
+        "the options' values, before and after, with the path and the object, when passed on as the node made them or not"
+    )
+    func optionsOfNodesAndGraph() {
+        let book = Volume()
+        let chapter = Section()
+        book.chapters = [chapter]
+        for options: PropertyObservationOptions in [[.old, .new, .prior], [.new, .prior], [.old]] {
+            let heard = Heard()
+            let priors = Locked<[Bool]>([])
+            let objects = Locked<[ObjectIdentifier?]>([])
+            let token = book.observeProperties(options: options, deep: true) { _, change in
+                heard.record(change)
+                priors.withLock { $0.append(change.isPrior) }
+                objects.withLock { $0.append(change.object.map(ObjectIdentifier.init)) }
+            }
+            chapter.pages += 1
+            book.title += "!"
+            let old = options.contains(.old)
+            let new = options.contains(.new)
+            let pages = "\(chapter.pages - 1)"
+            let title = String(book.title.dropLast())
+            let prior = options.contains(.prior)
+            #expect(
+                heard.all
+                    == (prior ? ["chapters[0].pages \(old ? pages : "nil")->nil"] : [])
+                    + ["chapters[0].pages \(old ? pages : "nil")->\(new ? "\(chapter.pages)" : "nil")"]
+                    + (prior ? ["title \(old ? title : "nil")->nil"] : [])
+                    + ["title \(old ? title : "nil")->\(new ? book.title : "nil")"])
+            #expect(priors.withLock { $0 } == (prior ? [true, false, true, false] : [false, false]))
+            let expectedObjects = [ObjectIdentifier(chapter), ObjectIdentifier(book)]
+            #expect(objects.withLock { $0 } == expectedObjects.flatMap { prior ? [$0, $0] : [$0] })
+            token.cancel()
+        }
+    }
+
     @Test("a change kept after its handler: a child's holds its object, the root's names the root while it lives")
     func keptChangesAndTheirObjects() {
         weak var weakBook: Volume?

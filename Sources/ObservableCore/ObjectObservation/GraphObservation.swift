@@ -4,6 +4,8 @@
 /// the nodes and calls no user code.
 final class GraphObservation: AnyObservation, @unchecked Sendable {
     private let options: ObservationOptions
+    /// Whether `options` are the nodes' (old and new values, every change).
+    private let passesChangesOn: Bool
     private let watchesSetExtent: Bool
     private let handler: (AnyObject, PropertyChange) -> Void
     private let onObservedDeallocated: DeallocationHook?
@@ -19,6 +21,7 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
         onObservedDeallocated: DeallocationHook?, handler: @escaping (AnyObject, PropertyChange) -> Void
     ) {
         self.options = options
+        passesChangesOn = options.isSuperset(of: [.old, .new]) && !options.skipsEqualValues
         self.watchesSetExtent = watchesSetExtent
         self.handler = handler
         self.onObservedDeallocated = onObservedDeallocated
@@ -92,7 +95,7 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
         // the graph (`.distinct` is applied after).
         let observation = ObjectObservation(
             of: object, options: options.union([.old, .new]).subtracting(.distinct), origin: origin,
-            watchesSetExtent: watchesSetExtent,
+            watchesSetExtent: watchesSetExtent, location: location,
             onObservedDeallocated: { self.nodeEnded(id) }
         ) { object, change in
             self.nodeChanged(id, location, object, change)
@@ -206,27 +209,26 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
     ) {
         guard isActive else { return }
         if location.isRoot {
-            // The root's own change has the root in hand, held by its setter: it is neither loaded from
-            // the weak reference nor retained into the change, which its side table would make slow.
-            nodeChanged(id, location, object, change, root: object, changedObject: nil)
+            // The root's own change has the root in hand, held by its setter: it is not loaded from the
+            // weak reference, whose side table makes that slow.
+            nodeChanged(id, object, change, root: object)
         } else if let root {
-            nodeChanged(id, location, object, change, root: root, changedObject: object)
+            nodeChanged(id, object, change, root: root)
         }
     }
 
     @inline(__always)
-    private func nodeChanged(
-        _ id: ObjectIdentifier, _ location: ChangeLocation, _ object: AnyObject, _ change: PropertyChange,
-        root: AnyObject, changedObject: AnyObject?
-    ) {
+    private func nodeChanged(_ id: ObjectIdentifier, _ object: AnyObject, _ change: PropertyChange, root: AnyObject) {
         if !change.isPrior, change.property._withUnsafeGuaranteedRef({ $0.followsObjects }) {
             rewire(id, object, change)
         }
+        // With the values and changes the nodes' options give, the node's change is handed on as it is.
+        if passesChangesOn { return handler(root, change) }
         guard options.sends(isPrior: change.isPrior, old: change.oldValue, new: change.newValue) else { return }
         // A new change, field by field (a copy of the whole would go through its value witness).
         let delivered = PropertyChange(
             options: options, property: change.property, old: change.old, new: change.new, isPrior: change.isPrior,
-            mutation: change.mutation, location: location, changedObject: changedObject)
+            mutation: change.mutation, location: change.location, changedObject: change.changedObject)
         handler(root, delivered)
     }
 

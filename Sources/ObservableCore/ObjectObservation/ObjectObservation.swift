@@ -6,6 +6,8 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     private let onObservedDeallocated: DeallocationHook?
     /// The object's type, for descriptions.
     private let objectType: AnyClass
+    /// Where the object is in an observed graph, which its changes carry; `nil` outside one.
+    let location: ChangeLocation?
     /// Guards `entries`; its sections call no user code.
     private let lock = ShortLock()
     /// The entries, until the observation ends. Guarded by `lock`, so Swift's run-time exclusivity
@@ -17,8 +19,10 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
 
     init(
         of object: AnyObject, options: ObservationOptions, origin: ObservationOrigin, watchesSetExtent: Bool = false,
-        onObservedDeallocated: DeallocationHook?, handler: @escaping (AnyObject, PropertyChange) -> Void
+        location: ChangeLocation? = nil, onObservedDeallocated: DeallocationHook?,
+        handler: @escaping (AnyObject, PropertyChange) -> Void
     ) {
+        self.location = location
         self.watchesSetExtent = watchesSetExtent
         self.options = options
         self.handler = handler
@@ -59,20 +63,47 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     ) {
         guard isActive else { return }
         property._withUnsafeGuaranteedRef { property in
-            // A value of 8 bytes set (the common case): its bytes written straight into the change,
-            // made here so that the compiler sees it holds no reference to release afterwards.
             if let new, mutation == nil, let wordType = property.reader.wordType {
-                handler(
-                    object,
-                    PropertyChange(
-                        options: options, property: Unmanaged.passUnretained(property),
-                        old: KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0)),
-                        new: KeyedValue(wordType, bytes: (KeyedValueReader.word(new), 0)), isPrior: false,
-                        mutation: nil))
+                handler(object, wordChange(property, wordType, old, new, location: nil, changedObject: nil))
                 return
             }
             deliverKept(object, property, old, new, mutation)
         }
+    }
+
+    /// `deliver` in a graph: with where the change happened and, below the root, its object (the
+    /// root's changes name it weakly, see `ChangeLocation`). A function of its own, so that `deliver`
+    /// outside a graph makes its changes with neither.
+    func deliverInGraph(
+        _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
+        _ mutation: CollectionMutation?
+    ) {
+        guard isActive, let location else { return }
+        property._withUnsafeGuaranteedRef { property in
+            if let new, mutation == nil, let wordType = property.reader.wordType {
+                handler(
+                    object,
+                    wordChange(
+                        property, wordType, old, new, location: location,
+                        changedObject: location.isRoot ? nil : object))
+                return
+            }
+            deliverKept(object, property, old, new, mutation)
+        }
+    }
+
+    /// A value of 8 bytes set (the common case): its bytes written straight into the change, made
+    /// where it is handed on, so that the compiler sees what it holds to release afterwards.
+    @inline(__always)
+    private func wordChange(
+        _ property: ObjectProperty, _ wordType: Any.Type, _ old: BorrowedValue, _ new: BorrowedValue,
+        location: ChangeLocation?, changedObject: AnyObject?
+    ) -> PropertyChange {
+        PropertyChange(
+            options: options, property: Unmanaged.passUnretained(property),
+            old: KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0)),
+            new: KeyedValue(wordType, bytes: (KeyedValueReader.word(new), 0)), isPrior: false, mutation: nil,
+            location: location, changedObject: changedObject)
     }
 
     /// `deliver` for `.distinct`: the comparison, then the change if sent.
@@ -86,7 +117,8 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
         deliver(object, property, old, new, mutation)
     }
 
-    /// `deliver` for any other value, or a notification before the store, or a collection's mutation.
+    /// `deliver` for any other value, or a notification before the store, or a collection's mutation;
+    /// in a graph, located as `deliverInGraph` locates it.
     @inline(never)
     private func deliverKept(
         _ object: AnyObject, _ property: ObjectProperty, _ old: BorrowedValue, _ new: BorrowedValue?,
@@ -97,7 +129,8 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
             object,
             PropertyChange(
                 options: options, property: Unmanaged.passUnretained(property), old: reader.kept(old),
-                new: new.map { reader.kept($0) } ?? .none, isPrior: new == nil, mutation: mutation))
+                new: new.map { reader.kept($0) } ?? .none, isPrior: new == nil, mutation: mutation,
+                location: location, changedObject: location.map { $0.isRoot ? nil : object } ?? nil))
     }
 
     /// The object was deallocated (one of its lists ended: the others end with it).
@@ -152,6 +185,11 @@ final class PropertyEntry: ListEntry, @unchecked Sendable {
             super.init(options: options) { entry, object, old, new, mutation, _ in
                 let entry = unsafeDowncast(entry, to: PropertyEntry.self)
                 entry.observation.deliverIfSent(object, entry.property, old, new, mutation)
+            }
+        } else if observation.location != nil {
+            super.init(options: options) { entry, object, old, new, mutation, _ in
+                let entry = unsafeDowncast(entry, to: PropertyEntry.self)
+                entry.observation.deliverInGraph(object, entry.property, old, new, mutation)
             }
         } else {
             super.init(options: options) { entry, object, old, new, mutation, _ in
