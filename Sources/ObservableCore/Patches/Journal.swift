@@ -46,8 +46,7 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
                 var nextByteSet = 0
                 func makeByteSets(before index: Int) throws(PatchRecordingError) {
                     while nextByteSet < byteSets.count, byteSets[nextByteSet].entriesBefore <= index {
-                        try byteSets[nextByteSet].entry.append(
-                            to: &made, testing: testsOldValues, encodings: &encodings)
+                        try byteSets[nextByteSet].append(to: &made, testing: testsOldValues, encodings: &encodings)
                         nextByteSet += 1
                     }
                 }

@@ -21,9 +21,13 @@ struct JournalByteSet {
         self.entriesBefore = entriesBefore
     }
 
-    /// The entry it stands for, to be made into operations.
-    var entry: JournalEntry {
-        JournalEntry(
-            setting: property, old: KeyedValue(oldType, bytes: old), new: KeyedValue(newType, bytes: new), ways: nil)
+    /// Adds its operations to `operations`, as `JournalEntry.append` adds an entry's.
+    @inline(__always)
+    func append(
+        to operations: inout [JSONPatchOperation], testing: Bool, encodings: inout PlainValueEncoding.Cache
+    ) throws(PatchRecordingError) {
+        try JournalEntry.appendSetting(
+            property, from: oldType.map { .bytes($0, old) } ?? .none, to: newType.map { .bytes($0, new) } ?? .none,
+            at: nil, to: &operations, testing: testing, encodings: &encodings)
     }
 }

@@ -47,6 +47,17 @@ struct JournalEntry {
             operations += made ?? []
             return
         }
+        try Self.appendSetting(
+            property, from: old, to: new, at: ways, to: &operations, testing: testing, encodings: &encodings)
+    }
+
+    /// Adds the operations of a set of `property` from `old` to `new`, at `ways` below the root (`nil`:
+    /// the root's own property), as `append` adds them.
+    @inline(__always)
+    static func appendSetting(
+        _ property: Unmanaged<ObjectProperty>, from old: PlainValue, to new: PlainValue, at ways: [[PathStep]]?,
+        to operations: inout [JSONPatchOperation], testing: Bool, encodings: inout PlainValueEncoding.Cache
+    ) throws(PatchRecordingError) {
         let encoding = encodings.encoding(of: property)
         // A change of the root's property is at its pointer alone, made without an array.
         let pointers = try Self.pointers(ways, property)
