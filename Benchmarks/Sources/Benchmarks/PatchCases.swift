@@ -26,7 +26,7 @@ final class PatchNode: Codable {
 /// Changes kept as they come, as a recorder must keep them until its patch is read.
 final class KeptChanges: @unchecked Sendable {  // `changes` guarded by `lock`
     let lock = NSLock()
-    var changes: [(name: String, old: Any?, new: Any?)] = []
+    var changes: [PropertyChange] = []
 }
 
 extension Name {
@@ -57,8 +57,8 @@ func patchBenchmarks() -> [Benchmark] {
     }
     let recorded = PatchedDocument()
     let recorder = try! JSONPatchRecorder(recording: recorded)
-    // The least a recorder must do: observe the document, and keep each change (its property's
-    // name and its values) under a lock until the patch is read.
+    // The least a recorder must do: observe the document, and keep each change under a lock until
+    // the patch is read.
     let deep = PatchedDocument()
     let deepObserver = deep.observeProperties(deep: true) { _, change in
         sink.count &+= change.oldValue(as: Int.self)! &+ change.newValue(as: Int.self)!
@@ -66,7 +66,7 @@ func patchBenchmarks() -> [Benchmark] {
     let kept = PatchedDocument()
     let keptChanges = KeptChanges()
     let keeper = kept.observeProperties(deep: true) { _, change in
-        keptChanges.lock.withLock { keptChanges.changes.append((change.name, change.oldValue, change.newValue)) }
+        keptChanges.lock.withLock { keptChanges.changes.append(change) }
     }
 
     let applyGroup = "JSON Patch: 10,000 operations, 10,000-object document"
