@@ -245,6 +245,9 @@ if let observer = result(recordGroup, Name.wholeObject), let recorder = result(r
 {
     let ratio = (recorder - encoding) / observer
     check("recording a set ≤ 2× one whole-object observer, encoding aside", formatRatio(ratio), ratio <= 2)
+    if let deep = result(recordGroup, Name.graph) {
+        print("| (figure) a deep observer alone vs the observer | \(formatRatio(deep / observer)) | — |")
+    }
     if let floor = result(recordGroup, "floor:") {
         print(
             "| (floor) a deep observer keeping each change under a lock vs the observer | \(formatRatio(floor / observer)) | — |"
