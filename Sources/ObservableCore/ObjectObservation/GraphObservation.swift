@@ -211,14 +211,15 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
         if location.isRoot {
             // The root's own change has the root in hand, held by its setter: it is not loaded from the
             // weak reference, whose side table makes that slow.
-            nodeChanged(id, object, change, root: object)
+            handOn(id, object, change, root: object)
         } else if let root {
-            nodeChanged(id, object, change, root: root)
+            handOn(id, object, change, root: root)
         }
     }
 
+    /// `nodeChanged` once the root is in hand: the re-wiring, then the change handed on.
     @inline(__always)
-    private func nodeChanged(_ id: ObjectIdentifier, _ object: AnyObject, _ change: PropertyChange, root: AnyObject) {
+    private func handOn(_ id: ObjectIdentifier, _ object: AnyObject, _ change: PropertyChange, root: AnyObject) {
         if !change.isPrior, change.property._withUnsafeGuaranteedRef({ $0.followsObjects }) {
             rewire(id, object, change)
         }

@@ -61,49 +61,50 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
         _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
         _ mutation: CollectionMutation?
     ) {
-        guard isActive else { return }
-        property._withUnsafeGuaranteedRef { property in
-            if let new, mutation == nil, let wordType = property.reader.wordType {
-                handler(object, wordChange(property, wordType, old, new, location: nil, changedObject: nil))
-                return
-            }
-            deliverKept(object, property, old, new, mutation)
-        }
+        handOn(object, property, old, new, mutation, inGraph: false)
     }
 
-    /// `deliver` in a graph: with where the change happened and, below the root, its object (the
-    /// root's changes name it weakly, see `ChangeLocation`). A function of its own, so that `deliver`
-    /// outside a graph makes its changes with neither.
+    /// `deliver` in a graph: with where the change happened and, below the root, its object. A
+    /// function of its own, so that `deliver` outside a graph makes its changes with neither.
     func deliverInGraph(
         _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
         _ mutation: CollectionMutation?
     ) {
-        guard isActive, let location else { return }
+        handOn(object, property, old, new, mutation, inGraph: true)
+    }
+
+    /// The body of `deliver` and `deliverInGraph`, inlined into each, so that each makes its changes
+    /// knowing what they hold to release afterwards.
+    @inline(__always)
+    private func handOn(
+        _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
+        _ mutation: CollectionMutation?, inGraph: Bool
+    ) {
+        guard isActive else { return }
         property._withUnsafeGuaranteedRef { property in
+            // A value of 8 bytes set (the common case): its bytes written straight into the change.
             if let new, mutation == nil, let wordType = property.reader.wordType {
+                let location = inGraph ? location : nil
                 handler(
                     object,
-                    wordChange(
-                        property, wordType, old, new, location: location,
-                        changedObject: location.isRoot ? nil : object))
+                    PropertyChange(
+                        options: options, property: Unmanaged.passUnretained(property),
+                        old: KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0)),
+                        new: KeyedValue(wordType, bytes: (KeyedValueReader.word(new), 0)), isPrior: false,
+                        mutation: nil, location: location,
+                        changedObject: Self.changedObject(object, at: location)))
                 return
             }
             deliverKept(object, property, old, new, mutation)
         }
     }
 
-    /// A value of 8 bytes set (the common case): its bytes written straight into the change, made
-    /// where it is handed on, so that the compiler sees what it holds to release afterwards.
+    /// The object a change at `location` carries: none outside a graph, nor for the root's own
+    /// properties, which a change names weakly (see `ChangeLocation`).
     @inline(__always)
-    private func wordChange(
-        _ property: ObjectProperty, _ wordType: Any.Type, _ old: BorrowedValue, _ new: BorrowedValue,
-        location: ChangeLocation?, changedObject: AnyObject?
-    ) -> PropertyChange {
-        PropertyChange(
-            options: options, property: Unmanaged.passUnretained(property),
-            old: KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0)),
-            new: KeyedValue(wordType, bytes: (KeyedValueReader.word(new), 0)), isPrior: false, mutation: nil,
-            location: location, changedObject: changedObject)
+    private static func changedObject(_ object: AnyObject, at location: ChangeLocation?) -> AnyObject? {
+        guard let location, !location.isRoot else { return nil }
+        return object
     }
 
     /// `deliver` for `.distinct`: the comparison, then the change if sent.
@@ -130,7 +131,7 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
             PropertyChange(
                 options: options, property: Unmanaged.passUnretained(property), old: reader.kept(old),
                 new: new.map { reader.kept($0) } ?? .none, isPrior: new == nil, mutation: mutation,
-                location: location, changedObject: location.map { $0.isRoot ? nil : object } ?? nil))
+                location: location, changedObject: Self.changedObject(object, at: location)))
     }
 
     /// The object was deallocated (one of its lists ended: the others end with it).

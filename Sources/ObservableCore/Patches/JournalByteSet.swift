@@ -27,7 +27,8 @@ struct JournalByteSet {
         to operations: inout [JSONPatchOperation], testing: Bool, encodings: inout PlainValueEncoding.Cache
     ) throws(PatchRecordingError) {
         try JournalEntry.appendSetting(
-            property, from: oldType.map { .bytes($0, old) } ?? .none, to: newType.map { .bytes($0, new) } ?? .none,
+            property, from: PlainValue(KeyedValue(oldType, bytes: old)),
+            to: PlainValue(KeyedValue(newType, bytes: new)),
             at: nil, to: &operations, testing: testing, encodings: &encodings)
     }
 }
