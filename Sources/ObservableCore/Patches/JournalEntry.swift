@@ -62,6 +62,15 @@ struct JournalEntry {
         // A change of the root's property is at its pointer alone, made without an array.
         let pointers = try Self.pointers(ways, property)
         guard let first = pointers == nil ? encoding.rootPointer : pointers?.first else { return }
+        // A value replaced, untested (the common case): a `replace` at each pointer, no old value encoded.
+        if !testing, !old.isNone, let newValue = try encoding.encoded(new, at: first) {
+            if let pointers {
+                for pointer in pointers { operations.append(JSONPatchOperation(.replace(newValue), at: pointer)) }
+            } else {
+                operations.append(JSONPatchOperation(.replace(newValue), at: first))
+            }
+            return
+        }
         let oldValue = try testing ? encoding.encoded(old, at: first) : old.isNone ? nil : .null
         let newValue = try encoding.encoded(new, at: first)
         func add(at pointer: JSONPointer) {
