@@ -112,6 +112,7 @@ private let fixedGateCases = [
 private let recordingGateCases = [
     ("patch: recording a set", Name.recorder),
     ("patch: floor of recording (reference)", "floor:"),
+    ("patch: least recorder (reference)", "least recorder:"),
     ("patch: deep observer (reference)", Name.graph + " (old+new)"),
     ("patch: whole-object observer (reference)", Name.wholeObject + " (old+new)"),
 ].map { GateCase(id: $0, group: "JSON Patch: recording a set", name: $1, iterations: 10_240) }

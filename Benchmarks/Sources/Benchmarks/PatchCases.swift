@@ -1,8 +1,9 @@
 import Foundation
 import ObservableCore
 
-// JSON Patch: recording a set against one whole-object observer of it (the target:
-// ≤ 2×, encoding the value aside, which the third row measures alone); applying 10,000 operations
+// JSON Patch: recording a set of an `Int` (encoded inline: no encoding to set aside) against one
+// whole-object observer of it (the target: ≤ 2×), beside the least any recorder does, and
+// what `JSONValue(encoding:)` costs a value with no inline path; applying 10,000 operations
 // to a 10,000-object document, and encoding them, against JSONEncoder/JSONDecoder of the whole
 // document, what a user without patches sends instead.
 
@@ -27,6 +28,29 @@ final class PatchNode: Codable {
 final class KeptChanges: @unchecked Sendable {  // `changes` guarded by `lock`
     let lock = NSLock()
     var changes: [PropertyChange] = []
+}
+
+/// The least any recorder does with a set it hears: its values kept under a lock until read, then one
+/// `replace` made of them at the property's pointer, made once per property.
+final class LeastJournal: @unchecked Sendable {  // `kept` guarded by `lock`; `pointer` used by one reader
+    struct Kept {
+        let name: String
+        let value: Int
+    }
+
+    let lock = NSLock()
+    @exclusivity(unchecked) var kept: [Kept] = []
+    @exclusivity(unchecked) private var pointer: (name: String, pointer: JSONPointer)?
+
+    func take() -> [JSONPatchOperation] {
+        var taken: [Kept] = []
+        taken.reserveCapacity(1024)
+        lock.withLock { swap(&taken, &kept) }
+        return taken.map { kept in
+            if pointer?.name != kept.name { pointer = (kept.name, JSONPointer(tokens: [kept.name])) }
+            return JSONPatchOperation(.replace(.integer(Int64(kept.value))), at: pointer!.pointer)
+        }
+    }
 }
 
 extension Name {
@@ -67,6 +91,15 @@ func patchBenchmarks() -> [Benchmark] {
     let keptChanges = KeptChanges()
     let keeper = kept.observeProperties(deep: true) { _, change in
         keptChanges.lock.withLock { keptChanges.changes.append(change) }
+    }
+
+    // The least any recorder does, whatever its design: hear the set (one whole-object observer), keep
+    // it, and make its operation when read; for a document of one object, whose sets need no path.
+    let least = PatchedDocument()
+    let leastJournal = LeastJournal()
+    let leastObserver = least.observeProperties { _, change in
+        let value = change.newValue(as: Int.self)!
+        leastJournal.lock.withLock { leastJournal.kept.append(LeastJournal.Kept(name: change.name, value: value)) }
     }
 
     let applyGroup = "JSON Patch: 10,000 operations, 10,000-object document"
@@ -110,6 +143,18 @@ func patchBenchmarks() -> [Benchmark] {
             }
             blackHole(sink.count)
             withExtendedLifetime(keeper) {}
+        },
+        Benchmark(
+            group: recordGroup,
+            name: "least recorder: one whole-object observer keeping each set under a lock, a replace made when read"
+        ) { n in
+            for i in 0..<n {
+                least.pages = i
+                if i & 1023 == 1023 { sink.count &+= leastJournal.take().count }
+            }
+            sink.count &+= leastJournal.take().count
+            blackHole(sink.count)
+            withExtendedLifetime(leastObserver) {}
         },
         Benchmark(group: recordGroup, name: "encoding the value alone: JSONValue(encoding:)") { n in
             for i in 0..<n {

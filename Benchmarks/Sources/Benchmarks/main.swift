@@ -240,21 +240,25 @@ if let inside = result("whole object: graph of 10,000 objects", Name.graph + ", 
     )
 }
 let recordGroup = "JSON Patch: recording a set"
-if let observer = result(recordGroup, Name.wholeObject), let recorder = result(recordGroup, Name.recorder),
-    let encoding = result(recordGroup, "encoding the value alone")
-{
-    let ratio = (recorder - encoding) / observer
+if let observer = result(recordGroup, Name.wholeObject), let recorder = result(recordGroup, Name.recorder) {
+    // The value set is an `Int`, which the recorder encodes inline: there is no encoding to set aside
+    // (the row "encoding the value alone" is what `JSONValue(encoding:)` costs a value it has no inline path for).
+    let ratio = recorder / observer
     check("recording a set ≤ 2× one whole-object observer, encoding aside", formatRatio(ratio), ratio <= 2)
     if let deep = result(recordGroup, Name.graph) {
         print("| (figure) a deep observer alone vs the observer | \(formatRatio(deep / observer)) | — |")
+    }
+    if let least = result(recordGroup, "least recorder:") {
+        print(
+            "| (floor) the least any recorder does, on one whole-object observer, vs the observer | \(formatRatio(least / observer)) | — |"
+        )
+        print("| (figure) recording a set vs that least recorder | \(formatRatio(recorder / least)) | — |")
     }
     if let floor = result(recordGroup, "floor:") {
         print(
             "| (floor) a deep observer keeping each change under a lock vs the observer | \(formatRatio(floor / observer)) | — |"
         )
-        print(
-            "| (figure) recording a set, encoding aside, vs that floor | \(formatRatio((recorder - encoding) / floor)) | — |"
-        )
+        print("| (figure) recording a set vs that floor | \(formatRatio(recorder / floor)) | — |")
     }
 }
 let applyGroup = "JSON Patch: 10,000 operations, 10,000-object document"
