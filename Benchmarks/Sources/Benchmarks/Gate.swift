@@ -107,8 +107,9 @@ private let fixedGateCases = [
         name: Name.observed + " changes(of: \\.value), the setting", iterations: 10_000),
 ]
 
-// Recording a set with its floor and the observers it is read against, counted beside it; the
-// recorder's operations are taken every 1,024 sets, so that making them is counted.
+// Recording a set with the least recorder, the floor of a deep one and the observers it is read
+// against, counted beside it; the recorders' operations are taken every 1,024 sets, so that making
+// them is counted.
 private let recordingGateCases = [
     ("patch: recording a set", Name.recorder),
     ("patch: floor of recording (reference)", "floor:"),
