@@ -1,5 +1,6 @@
 import Foundation
 import ObservableCore
+import Synchronization
 
 // JSON Patch: recording a set of an `Int` (encoded inline: no encoding to set aside) against one
 // whole-object observer of it (the target: ≤ 2×), beside the least any recorder does, and
@@ -32,15 +33,14 @@ final class KeptChanges: @unchecked Sendable {  // `changes` guarded by `lock`
 
 /// The least any recorder does with a set it hears: the property's number and the value kept under a
 /// lock until read, then one `replace` made of them at the property's pointer, made once.
-final class LeastJournal: @unchecked Sendable {  // `kept` guarded by `lock`
+final class LeastJournal: Sendable {
     struct Kept {
         let property: Int
         let value: Int
     }
 
     let pointers: [JSONPointer]
-    let lock = NSLock()
-    @exclusivity(unchecked) var kept: [Kept] = []
+    let kept = Mutex<[Kept]>([])
 
     init(properties: [String]) {
         pointers = properties.map { JSONPointer(tokens: [$0]) }
@@ -49,7 +49,7 @@ final class LeastJournal: @unchecked Sendable {  // `kept` guarded by `lock`
     func take() -> [JSONPatchOperation] {
         var taken: [Kept] = []
         taken.reserveCapacity(1024)
-        lock.withLock { swap(&taken, &kept) }
+        kept.withLock { swap(&taken, &$0) }
         return taken.map { JSONPatchOperation(.replace(.integer(Int64($0.value))), at: pointers[$0.property]) }
     }
 }
@@ -102,7 +102,7 @@ func patchBenchmarks() -> [Benchmark] {
     let leastObservers = [\PatchedDocument.pages, \.words].enumerated().map { property, keyPath in
         least.observe(keyPath, options: [.new]) { _, change in
             let kept = LeastJournal.Kept(property: property, value: change.newValue!)
-            leastJournal.lock.withLock { leastJournal.kept.append(kept) }
+            leastJournal.kept.withLock { $0.append(kept) }
         }
     }
 

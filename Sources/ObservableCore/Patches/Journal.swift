@@ -14,7 +14,7 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
     }
 
     let testsOldValues: Bool
-    private let lock = Lock()
+    private let lock = ShortLock()
     @exclusivity(unchecked) private var state = State()
     /// Held while entries are made into operations (values are encoded then, outside `lock`, so a
     /// set meanwhile is recorded), so that two readers add their operations in order.
