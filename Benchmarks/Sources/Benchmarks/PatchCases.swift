@@ -3,10 +3,10 @@ import ObservableCore
 import Synchronization
 
 // JSON Patch: recording a set of an `Int` (encoded inline: no encoding to set aside) against one
-// whole-object observer of it (the target: ≤ 2×), beside the least any recorder does, and
-// what `JSONValue(encoding:)` costs a value with no inline path; applying 10,000 operations
-// to a 10,000-object document, and encoding them, against JSONEncoder/JSONDecoder of the whole
-// document, what a user without patches sends instead.
+// whole-object observer of it (the target: ≤ 2×), beside the least recorder on this
+// library's observers, and what `JSONValue(encoding:)` costs a value with no inline path; applying
+// 10,000 operations to a 10,000-object document, and encoding them, against JSONEncoder/JSONDecoder
+// of the whole document, what a user without patches sends instead.
 
 @KeyValueObservable
 final class PatchedDocument: Codable {
@@ -31,7 +31,7 @@ final class KeptChanges: @unchecked Sendable {  // `changes` guarded by `lock`
     var changes: [PropertyChange] = []
 }
 
-/// The least any recorder does with a set it hears: the property's number and the value kept under a
+/// The least a recorder does with a set it hears: the property's number and the value kept under a
 /// lock until read, then one `replace` made of them at the property's pointer, made once.
 final class LeastJournal: Sendable {
     struct Kept {
@@ -94,9 +94,9 @@ func patchBenchmarks() -> [Benchmark] {
         keptChanges.lock.withLock { keptChanges.changes.append(change) }
     }
 
-    // The least any recorder does, whatever its design: hear the set (through the cheapest observer
-    // there is, a typed one of each property), keep it, and make its operation when read; for a document
-    // of one object, whose sets need no path.
+    // The least a recorder built on this library's observation does: hear the set (through the
+    // cheapest observer, a typed one of each property), keep it, and make its operation when read;
+    // for a document of one object, whose sets need no path.
     let least = PatchedDocument()
     let leastJournal = LeastJournal(properties: ["pages", "words"])
     let leastObservers = [\PatchedDocument.pages, \.words].enumerated().map { property, keyPath in

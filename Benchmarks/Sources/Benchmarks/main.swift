@@ -250,7 +250,7 @@ if let observer = result(recordGroup, Name.wholeObject), let recorder = result(r
     }
     if let least = result(recordGroup, "least recorder:") {
         print(
-            "| (floor) the least any recorder does, on typed observers, vs the observer | \(formatRatio(least / observer)) | — |"
+            "| (floor) the least recorder, on typed observers, vs the observer | \(formatRatio(least / observer)) | — |"
         )
         print("| (figure) recording a set vs that least recorder | \(formatRatio(recorder / least)) | — |")
     }
