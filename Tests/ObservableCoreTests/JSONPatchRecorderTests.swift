@@ -320,6 +320,36 @@ struct JSONPatchRecorderTests {
             ])
     }
 
+    @Test("untested: a value replaced is its replace alone; a value from or to nil is an add or a remove")
+    func untestedSets() throws {
+        let meter = Meter()
+        let tally = Tally()
+        let meterRecorder = try JSONPatchRecorder(recording: meter)
+        let tallyRecorder = try JSONPatchRecorder(recording: tally)
+        meter.limit = 1
+        meter.limit = 2
+        meter.limit = nil
+        meter.small = 3
+        tally.label = "a"
+        tally.label = "b"
+        tally.label = nil
+        tally.count = 1
+        #expect(
+            try meterRecorder.takeOperations() == [
+                JSONPatchOperation(.add(.integer(1)), at: pointer("/limit")),
+                JSONPatchOperation(.replace(.integer(2)), at: pointer("/limit")),
+                JSONPatchOperation(.remove, at: pointer("/limit")),
+                JSONPatchOperation(.replace(.integer(3)), at: pointer("/small")),
+            ])
+        #expect(
+            try tallyRecorder.takeOperations() == [
+                JSONPatchOperation(.add(.string("a")), at: pointer("/label")),
+                JSONPatchOperation(.replace(.string("b")), at: pointer("/label")),
+                JSONPatchOperation(.remove, at: pointer("/label")),
+                JSONPatchOperation(.replace(.integer(1)), at: pointer("/count")),
+            ])
+    }
+
     @Test("plain values of every kind, encoded when read, are what JSONEncoder writes, old ones tested")
     func plainValues() throws {
         let meter = Meter()
