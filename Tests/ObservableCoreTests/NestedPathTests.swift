@@ -140,4 +140,42 @@ struct NestedPathTests {
         #expect(keyPaths == [\Person.address?.city])
         withExtendedLifetime(token) {}
     }
+
+    @Test("the handler is given the root, whether the path starts at the root's property or another object's")
+    func handlerRoot() {
+        // `\.address?.city` first reads the root's own `address` (its changes come with the root in
+        // hand); `\.personName` first reads another object's (the directory's `person`): its changes
+        // are delivered with the root all the same.
+        let person = Person(name: "Ann")
+        person.address = Address(city: "Oslo")
+        let other = Person(name: "Bo")
+        let directory = Directory(person: other)
+        let reader = DirectoryReader(directory: directory)
+        var roots: [ObjectIdentifier] = []
+        let nested = person.observe(\.address?.city) { root, _ in roots.append(ObjectIdentifier(root)) }
+        let shared = reader.observe(\.personName) { root, _ in roots.append(ObjectIdentifier(root)) }
+        person.address = Address(city: "Rome")
+        person.address?.city = "Milan"
+        directory.person = Person(name: "Cy")
+        directory.person.name = "Di"
+        #expect(
+            roots == [
+                ObjectIdentifier(person), ObjectIdentifier(person), ObjectIdentifier(reader), ObjectIdentifier(reader),
+            ])
+        withExtendedLifetime((nested, shared)) {}
+    }
+}
+
+/// A directory of one person, read by `DirectoryReader`.
+private final class Directory: KeyValueObservable {
+    @Observed var person: Person
+    init(person: Person) { self.person = person }
+}
+
+/// Reads another object's properties only: a path from it starts in the directory's list.
+private final class DirectoryReader: KeyValueObservable {
+    let directory: Directory
+    @Observed var unused = 0
+    var personName: String { directory.person.name }
+    init(directory: Directory) { self.directory = directory }
 }

@@ -68,10 +68,10 @@ struct PathLinks {
         var isEmpty: Bool { stale.isEmpty && !retiredOwn }
     }
 
-    /// Moves the entries to the lists in `accesses`; with `leaf`, the last list's entry delivers leaf
-    /// changes. Lock order: the observation's, then a list's. The caller holds `owner`.
+    /// Moves the entries to the lists in `accesses`, read from `root`; with `leaf`, the last list's
+    /// entry delivers leaf changes. Lock order: the observation's, then a list's. The caller holds `owner`.
     mutating func move(
-        to accesses: [TrackedAccess], leaf: LeafConversion?, for owner: PathObservationBase
+        to accesses: [TrackedAccess], leaf: LeafConversion?, for owner: PathObservationBase, root: AnyObject
     ) -> Moved {
         let leafIndex = leaf == nil ? -1 : accesses.count - 1
         var moved = Moved()
@@ -85,9 +85,13 @@ struct PathLinks {
                 moved.retiredOwn = true
             }
         case .unused:
-            if let first = accesses.first, leafIndex != 0, first.list.add(owner) {
-                own = .linked(first.list)
-                start = 1
+            if let first = accesses.first, leafIndex != 0 {
+                // Before the entry joins the list, whose changes then read it.
+                owner.ownEntryOnRoot = first.object === root
+                if first.list.add(owner) {
+                    own = .linked(first.list)
+                    start = 1
+                }
             }
         case .retired:
             break
@@ -153,7 +157,8 @@ class PathLink: ListEntry, @unchecked Sendable {
             let link = unsafeDowncast(entry, to: PathLink.self)
             guard link.isActive else { return }
             link.observation.forward(
-                from: ObjectIdentifier(link), isDidChange: newValue != nil, stamp: stamp, mutated: mutation != nil)
+                from: ObjectIdentifier(link), root: nil, isDidChange: newValue != nil, stamp: stamp,
+                mutated: mutation != nil)
         }
     }
 
@@ -214,7 +219,7 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
                             plan.leafDelivery.leaf(
                                 observation, oldValue, newValue, leaf.apply, leaf.wraps, leaf.wraps ? nil : mutation)
                         } else {
-                            observation.dependencyDidChange(
+                            observation.leafDidChange(
                                 from: ObjectIdentifier(link), stamp: stamp,
                                 leafOld: LeafOldValue(value: oldValue, wrap: leaf.apply, wraps: leaf.wraps),
                                 mutated: mutation != nil)
@@ -223,7 +228,7 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
                 }
             }
         } else if link.changesInFlight {
-            link.observation.dependencyWillChange(from: ObjectIdentifier(link), stamp: stamp)
+            link.observation.dependencyWillChange(from: ObjectIdentifier(link), root: nil, stamp: stamp)
         }
     }
 

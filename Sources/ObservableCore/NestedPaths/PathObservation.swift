@@ -44,7 +44,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         } else {
             leaf = proven(root, accesses)
         }
-        let (moved, dropped) = lock.withLock { relink(to: accesses, leaf: leaf) }
+        let (moved, dropped) = lock.withLock { relink(to: accesses, leaf: leaf, root: root) }
         for box in dropped { free(box) }
         withExtendedLifetime(moved) {}
     }
@@ -176,8 +176,24 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         for box in pending.removeAll() { free(box) }
     }
 
-    override func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {
-        guard isActive, let root else { return }
+    // A change of the root's own property is told with the root, held by its setter: used as it is,
+    // not loaded from the weak reference, whose side table makes each retain and release slow.
+    override func dependencyWillChange(from source: ObjectIdentifier?, root heldRoot: AnyObject?, stamp: Int) {
+        guard isActive else { return }
+        if heldRoot != nil {
+            return willChange(unsafeDowncast(heldRoot.unsafelyUnwrapped, to: Root.self), from: source, stamp: stamp)
+        }
+        willChangeLoadingRoot(from: source, stamp: stamp)
+    }
+
+    /// Apart, so that the compiler does not retain a root in hand to join this branch's loaded one.
+    @inline(never)
+    private func willChangeLoadingRoot(from source: ObjectIdentifier?, stamp: Int) {
+        guard let root else { return }
+        willChange(root, from: source, stamp: stamp)
+    }
+
+    private func willChange(_ root: Root, from source: ObjectIdentifier?, stamp: Int) {
         let change = ChangeInFlight(source: source, stamp: stamp)
         if let source {
             lock.withLock {
@@ -211,14 +227,31 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Evaluates, re-links and delivers, unless the change's property is no longer read while another
     /// change is in flight: that change will deliver the move.
     override func dependencyDidChange(
-        from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool
+        from source: ObjectIdentifier?, root heldRoot: AnyObject?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool
     ) {
         guard isActive else { return }
+        if heldRoot != nil {
+            return didChange(
+                unsafeDowncast(heldRoot.unsafelyUnwrapped, to: Root.self), from: source, stamp: stamp, leafOld: leafOld,
+                mutated: mutated)
+        }
+        didChangeLoadingRoot(from: source, stamp: stamp, leafOld: leafOld, mutated: mutated)
+    }
+
+    /// Apart, as `willChangeLoadingRoot` is.
+    @inline(never)
+    private func didChangeLoadingRoot(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool)
+    {
         guard let root else {
             // The root was deallocated while an intermediate object lives on.
-            endForDeallocatedRoot()
-            return
+            return endForDeallocatedRoot()
         }
+        didChange(root, from: source, stamp: stamp, leafOld: leafOld, mutated: mutated)
+    }
+
+    private func didChange(
+        _ root: Root, from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool
+    ) {
         let spares = withPlan { $0.spares }.takeUnretainedValue()
         let (newValue, record, leaf) = read(root, spares)
         typealias Outcome = (
@@ -234,7 +267,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             }
             let oldBox = pending.finish(ChangeInFlight(source: source, stamp: stamp))
             guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
-            let (moved, dropped) = relink(to: record.accesses, leaf: leaf)
+            let (moved, dropped) = relink(to: record.accesses, leaf: leaf, root: root)
             let stale = moved.stale
             pendingDidChange()
             let delivers =
@@ -288,11 +321,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(removed) {}
     }
 
-    /// Under `lock`: moves the entries (`PathLinks.move`); returns what to release after unlocking.
+    /// Under `lock`: moves the entries (`PathLinks.move`) as `root` read; returns what to release after
+    /// unlocking.
     private func relink(
-        to accesses: [TrackedAccess], leaf: LeafConversion?
+        to accesses: [TrackedAccess], leaf: LeafConversion?, root: Root
     ) -> (moved: PathLinks.Moved, dropped: [ValueBox]) {
-        let moved = links.move(to: accesses, leaf: leaf, for: self)
+        let moved = links.move(to: accesses, leaf: leaf, for: self, root: root)
         if moved.attachedLeaf { leafHearsWillChange = false }
         guard !moved.isEmpty, !pending.isClear else { return (moved, []) }
         var left = moved.stale.map { ObjectIdentifier($0) }

@@ -16,6 +16,9 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
     final let lock = ShortLock()
     /// Whether the leaf link hears `willChange`. Guarded by `lock`.
     @exclusivity(unchecked) final var leafHearsWillChange = false
+    /// Whether the observation's own entry is in a list of the root (then a change it hears comes with
+    /// the root in hand). Written under `lock` before the entry joins its one list, read after.
+    @exclusivity(unchecked) final var ownEntryOnRoot = false
     /// Shared by the observations of this key path on this class; immortal, so held unmanaged.
     @usableFromInline final let plan: Unmanaged<PathPlan>
 
@@ -25,22 +28,25 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         self.requestedOptions = options
         // Without a leaf delivery, or with `.prior`, leaf changes are evaluated like any other.
         self.deliversLeafChanges = plan.hasLeafDelivery && !options.sendsPrior
-        super.init(options: .prior, countsForWillChange: true) { entry, _, _, newValue, mutation, stamp in
+        super.init(options: .prior, countsForWillChange: true) { entry, object, _, newValue, mutation, stamp in
             let observation = unsafeDowncast(entry, to: PathObservationBase.self)
             guard observation.isActive else { return }
             observation.forward(
-                from: ObjectIdentifier(observation), isDidChange: newValue != nil, stamp: stamp,
-                mutated: mutation != nil)
+                from: ObjectIdentifier(observation), root: observation.ownEntryOnRoot ? object : nil,
+                isDidChange: newValue != nil, stamp: stamp, mutated: mutation != nil)
         }
     }
 
-    /// Forwards a change heard by one of the path's entries; `mutated`: an in-place collection mutation.
+    /// Forwards a change heard by one of the path's entries; `root`: the root, when the change is of
+    /// its own property; `mutated`: an in-place collection mutation.
     @inline(__always)
-    final func forward(from source: ObjectIdentifier, isDidChange: Bool, stamp: Int, mutated: Bool) {
+    final func forward(
+        from source: ObjectIdentifier, root: AnyObject?, isDidChange: Bool, stamp: Int, mutated: Bool
+    ) {
         if isDidChange {
-            dependencyDidChange(from: source, stamp: stamp, leafOld: nil, mutated: mutated)
+            dependencyDidChange(from: source, root: root, stamp: stamp, leafOld: nil, mutated: mutated)
         } else {
-            dependencyWillChange(from: source, stamp: stamp)
+            dependencyWillChange(from: source, root: root, stamp: stamp)
         }
     }
 
@@ -86,11 +92,20 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
     }
 
     /// Before and after a change of one dependency, with `source` and the set's `stamp`, the same pair
-    /// in both calls.
-    func dependencyWillChange(from source: ObjectIdentifier?, stamp: Int) {}
+    /// in both calls; `root`: the root when the caller holds it (its setter, for its own property).
+    func dependencyWillChange(from source: ObjectIdentifier?, root: AnyObject?, stamp: Int) {}
 
     /// `leafOld`: a proven leaf's setter old value, whose new value cannot be trusted (`LeafPathLink`).
-    func dependencyDidChange(from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool) {}
+    func dependencyDidChange(
+        from source: ObjectIdentifier?, root: AnyObject?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool
+    ) {}
+
+    /// `dependencyDidChange` from a leaf link, without a root: apart, so that the link's call to it
+    /// stays as short as the hot path around it needs.
+    @inline(never)
+    final func leafDidChange(from source: ObjectIdentifier, stamp: Int, leafOld: LeafOldValue, mutated: Bool) {
+        dependencyDidChange(from: source, root: nil, stamp: stamp, leafOld: leafOld, mutated: mutated)
+    }
 
     /// The list of an entry, `entry` its identity, ended: the list's instance was deallocated.
     func dependencyEnded(_ entry: ObjectIdentifier) {}

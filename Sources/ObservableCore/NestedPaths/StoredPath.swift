@@ -57,7 +57,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
     }
 
     /// Reads the path from `root`, appending each object and list read; `nil` on a class mismatch.
-    func read(_ root: AnyObject, recording accesses: inout [TrackedAccess]) -> End? {
+    func read<Root: AnyObject>(_ root: Root, recording accesses: inout [TrackedAccess]) -> End? {
         accesses.reserveCapacity(steps.count)
         return walk(root) { object, step in
             accesses.append(
@@ -67,7 +67,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
         }
     }
 
-    func read(_ root: AnyObject) -> End? {
+    func read<Root: AnyObject>(_ root: Root) -> End? {
         walk(root) { _, _ in }
     }
 
@@ -94,7 +94,8 @@ final class StoredPath: @unchecked Sendable {  // immutable
         accesses.count == steps.count ? leaf : nil
     }
 
-    private func walk(_ root: AnyObject, _ visit: (AnyObject, Step) -> Void) -> End? {
+    @inline(__always)
+    private func walk<Root: AnyObject>(_ root: Root, _ visit: (AnyObject, Step) -> Void) -> End? {
         steps.withUnsafeBufferPointer { steps in
             // The root is read in place, not copied: a path holds it weakly, so its retains go through a side table.
             guard ObjectIdentifier(type(of: root)) == steps[0].objectType else { return nil }

@@ -68,7 +68,7 @@ enum ManualChanges {
                 .flatMap { $0.list.pathObservations() }
                 .filter { $0.observes(root, keyPath) && seen.insert(ObjectIdentifier($0)).inserted }
             for dependent in dependents where dependent.keepsValueBeforeChange {
-                dependent.dependencyWillChange(from: nil, stamp: ObserverList.unstamped)
+                dependent.dependencyWillChange(from: nil, root: root, stamp: ObserverList.unstamped)
             }
             pending = PendingManualChange(object: root, keyPath: keyPath, direct: nil, dependents: dependents)
         }
@@ -85,7 +85,8 @@ enum ManualChanges {
             entries.withRun { $0.deliverDidChange(root, oldValue: oldValue as! Value, newValue: newValue, nil) }
         }
         for dependent in pending.dependents {
-            dependent.dependencyDidChange(from: nil, stamp: ObserverList.unstamped, leafOld: nil, mutated: false)
+            dependent.dependencyDidChange(
+                from: nil, root: root, stamp: ObserverList.unstamped, leafOld: nil, mutated: false)
         }
     }
 
