@@ -8,28 +8,23 @@ import Testing
 /// between threads are never held by two at once. Run under ThreadSanitizer in `.ci/run`.
 @Suite("Access records and their spare")
 struct AccessRecordTests {
-    private static func access(_ object: AnyObject, _ list: ObserverList) -> TrackedAccess {
-        TrackedAccess(object: object, list: list, keyPath: nil, property: nil)
-    }
-
-    @Test("a record given back is taken again, empty, its capacity kept and its reads released")
+    @Test("a record given back is taken again, empty, its capacity kept and its lists released")
     func reuse() {
         let spare = SpareAccessRecord()
         let record = spare.take()
-        let list = ObserverList()
-        weak var watched: NSObject?
+        weak var watched: ObserverList?
         do {
-            let object = NSObject()
-            watched = object
-            record.accesses.append(Self.access(object, list))
-            record.accesses.append(Self.access(object, list))
+            let list = ObserverList()
+            watched = list
+            record.lists.append(list)
+            record.lists.append(list)
         }
-        let capacity = record.accesses.capacity
+        let capacity = record.lists.capacity
         spare.giveBack(record)
         #expect(watched == nil)
         let again = spare.take()
         #expect(again === record)
-        #expect(again.accesses.isEmpty && again.accesses.capacity == capacity)
+        #expect(again.lists.isEmpty && again.lists.capacity == capacity)
         #expect(spare.take() !== record)
     }
 
@@ -57,7 +52,7 @@ struct AccessRecordTests {
             for _ in 0..<5_000 {
                 let record = spare.take()
                 holders.enter(record)
-                record.accesses.append(Self.access(list, list))
+                record.lists.append(list)
                 holders.leave(record)
                 spare.giveBack(record)
             }

@@ -64,9 +64,9 @@ private func storedPath<Root: AnyObject, Value>(_ root: Root, _ keyPath: KeyPath
 
 /// `stored` read from `root`: the value and the identities of the lists it read; `nil` if it gave up.
 private func read<Value>(_ stored: StoredPath, _ root: AnyObject, as _: Value.Type) -> (Value, [ObjectIdentifier])? {
-    var accesses: [TrackedAccess] = []
-    guard let end = stored.read(root, recording: &accesses) else { return nil }
-    return (stored.value(at: end, as: Value.self), accesses.map(\.listID))
+    var lists: [ObserverList] = []
+    guard let end = stored.read(root, recording: &lists) else { return nil }
+    return (stored.value(at: end, as: Value.self), lists.map(ObjectIdentifier.init))
 }
 
 /// What a tracking evaluation of `keyPath` reads: the value and the identities of the lists.
@@ -111,9 +111,9 @@ struct StoredPathTests {
             #expect(nestedRead.1 == nestedEvaluated.1)
             if chainRead.0 == nil { nils += 1 }
             // A read that stopped at a nil intermediate has no leaf to deliver from.
-            var accesses: [TrackedAccess] = []
-            _ = chain.read(root, recording: &accesses)
-            #expect((chain.leaf(after: accesses) != nil) == (root.next != nil))
+            var lists: [ObserverList] = []
+            _ = chain.read(root, recording: &lists)
+            #expect((chain.leaf(afterReading: lists.count) != nil) == (root.next != nil))
         }
         #expect(nils > 0)
     }

@@ -1,10 +1,14 @@
 import Synchronization
 
-/// The reads of one evaluation of a path (`TrackedAccess`), in a buffer that a plan keeps for its
-/// observations' next re-wire, so that recording them allocates nothing once warm.
+/// The lists one evaluation of a path read, in the order read, in a buffer that a plan keeps for its
+/// observations' next re-wire, so that recording them allocates nothing once warm. Lists, not the
+/// objects read: a re-wire moves links between lists, and retaining the root would go through the side
+/// table its weak reference gave it.
 final class AccessRecord {
     /// Written by the one reader that took the record from the spare (or made it).
-    @exclusivity(unchecked) var accesses: [TrackedAccess] = []
+    @exclusivity(unchecked) var lists: [ObserverList] = []
+    /// Whether the first list is the root's. Written with `lists`.
+    @exclusivity(unchecked) var firstOnRoot = false
 }
 
 /// One `AccessRecord` kept by a plan for reuse. Assumes a record is in the spare or with one reader,
@@ -27,7 +31,7 @@ struct SpareAccessRecord: ~Copyable, @unchecked Sendable {
     /// Empties `record`, keeping its capacity, and keeps it unless the spare already holds one.
     func giveBack(_ record: AccessRecord) {
         // One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, dearer for the few a path reads.
-        while !record.accesses.isEmpty { record.accesses.removeLast() }
+        while !record.lists.isEmpty { record.lists.removeLast() }
         let kept = Unmanaged.passRetained(record)
         if !spare.compareExchange(expected: nil, desired: kept, successOrdering: .releasing, failureOrdering: .relaxed)
             .exchanged

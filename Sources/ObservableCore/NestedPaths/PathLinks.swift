@@ -68,39 +68,40 @@ struct PathLinks {
         var isEmpty: Bool { stale.isEmpty && !retiredOwn }
     }
 
-    /// Moves the entries to the lists in `accesses`, read from `root`; with `leaf`, the last list's
-    /// entry delivers leaf changes. Lock order: the observation's, then a list's. The caller holds `owner`.
+    /// Moves the entries to `lists`, in the order read (`firstOnRoot`: the first is the root's); with
+    /// `leaf`, the last list's entry delivers leaf changes. Lock order: the observation's, then a
+    /// list's. The caller holds `owner`.
     mutating func move(
-        to accesses: [TrackedAccess], leaf: LeafConversion?, for owner: PathObservationBase, root: AnyObject
+        to lists: [ObserverList], leaf: LeafConversion?, for owner: PathObservationBase, firstOnRoot: Bool
     ) -> Moved {
-        let leafIndex = leaf == nil ? -1 : accesses.count - 1
+        let leafIndex = leaf == nil ? -1 : lists.count - 1
         var moved = Moved()
         var start = 0
         switch own {
         case .linked(let list):
-            if accesses.first?.listID == ObjectIdentifier(list) && leafIndex != 0 {
+            if lists.first === list && leafIndex != 0 {
                 start = 1
             } else {
                 retireOwn(owner)
                 moved.retiredOwn = true
             }
         case .unused:
-            if let first = accesses.first, leafIndex != 0 {
+            if let first = lists.first, leafIndex != 0 {
                 // Before the entry joins the list, whose changes then read it.
-                owner.ownEntryOnRoot = first.object === root
-                if first.list.add(owner) {
-                    own = .linked(first.list)
+                owner.ownEntryOnRoot = firstOnRoot
+                if first.add(owner) {
+                    own = .linked(first)
                     start = 1
                 }
             }
         case .retired:
             break
         }
-        if others.count == accesses.count - start {
+        if others.count == lists.count - start {
             var same = true
             for index in others.indices {
                 let access = index + start
-                if others[index].listID != accesses[access].listID
+                if others[index].list !== lists[access]
                     || others[index].deliversLeaf != (access == leafIndex)
                 {
                     same = false
@@ -112,12 +113,12 @@ struct PathLinks {
         // Paths are short: linear searches rather than a hashed table built at every move.
         var remaining = LinkStorage()
         swap(&remaining, &others)
-        for index in accesses.indices.dropFirst(start) {
-            let list = accesses[index].listID
+        for index in lists.indices.dropFirst(start) {
+            let list = ObjectIdentifier(lists[index])
             let leafHere = index == leafIndex
             if let kept = remaining.firstIndex(where: { $0.listID == list && $0.deliversLeaf == leafHere }) {
                 others.append(remaining.remove(at: kept))
-            } else if let link = Self.attach(owner, to: accesses[index].list, leaf: leafHere ? leaf : nil) {
+            } else if let link = Self.attach(owner, to: lists[index], leaf: leafHere ? leaf : nil) {
                 moved.attachedLeaf = moved.attachedLeaf || (leafHere && owner.deliversLeafChanges)
                 others.append(link)
             }

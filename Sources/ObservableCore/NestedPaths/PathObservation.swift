@@ -33,18 +33,29 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         self.root === root && self.keyPath.object == keyPath
     }
 
-    /// Links the observation into the lists of the first evaluation (or of `storedPath`); the caller
-    /// ends it with `endIfUnlinked` after `.initial`.
-    func register(_ accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil) {
+    /// What the first evaluation of the path read: with tracking, each access (a proof reads them), or
+    /// through the class's stored path, the lists (the first is the root's).
+    enum FirstRead {
+        case tracked([TrackedAccess])
+        case stored([ObserverList], by: StoredPath)
+    }
+
+    /// Links the observation into the lists of the first evaluation; the caller ends it with
+    /// `endIfUnlinked` after `.initial`.
+    func register(_ read: FirstRead) {
         guard let root else { return }
-        let leaf: LeafConversion?
-        if let storedPath {
+        let (moved, dropped): (PathLinks.Moved, [ValueBox])
+        switch read {
+        case .tracked(let accesses):
+            let leaf = proven(root, accesses)
+            let lists = accesses.map(\.list)
+            let firstOnRoot = accesses.first?.object === root
+            (moved, dropped) = lock.withLock { relink(to: lists, leaf: leaf, firstOnRoot: firstOnRoot) }
+        case .stored(let lists, let storedPath):
             learn(storedPath)
-            leaf = deliversLeafChanges ? storedPath.leaf(after: accesses) : nil
-        } else {
-            leaf = proven(root, accesses)
+            let leaf = deliversLeafChanges ? storedPath.leaf(afterReading: lists.count) : nil
+            (moved, dropped) = lock.withLock { relink(to: lists, leaf: leaf, firstOnRoot: true) }
         }
-        let (moved, dropped) = lock.withLock { relink(to: accesses, leaf: leaf, root: root) }
         for box in dropped { free(box) }
         withExtendedLifetime(moved) {}
     }
@@ -69,13 +80,17 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         value: ValueBox, accesses: AccessRecord, leaf: LeafConversion?
     ) {
         let record = spares.accesses.take()
-        if let stored = storedPath, let end = stored.read(root, recording: &record.accesses) {
-            let leaf = deliversLeafChanges ? stored.leaf(after: record.accesses) : nil
+        if let stored = storedPath, let end = stored.read(root, recording: &record.lists) {
+            record.firstOnRoot = true
+            let leaf = deliversLeafChanges ? stored.leaf(afterReading: record.lists.count) : nil
             let value = ValueBox(of: Value.self, in: spares.cells) { stored.initialize($0, at: end, as: Value.self) }
             return (value, record, leaf)
         }
+        // A stored read that gave up may have recorded some lists.
+        while !record.lists.isEmpty { record.lists.removeLast() }
         let (value, accesses) = Tracking.evaluate { evaluate(root) }
-        record.accesses = accesses
+        for access in accesses { record.lists.append(access.list) }
+        record.firstOnRoot = accesses.first?.object === root
         return (ValueBox(value, in: spares.cells), record, proven(root, accesses))
     }
 
@@ -267,11 +282,11 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             }
             let oldBox = pending.finish(ChangeInFlight(source: source, stamp: stamp))
             guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
-            let (moved, dropped) = relink(to: record.accesses, leaf: leaf, root: root)
+            let (moved, dropped) = relink(to: record.lists, leaf: leaf, firstOnRoot: record.firstOnRoot)
             let stale = moved.stale
             pendingDidChange()
             let delivers =
-                sourceList.map { list in record.accesses.contains { $0.listID == list } } ?? true
+                sourceList.map { list in record.lists.contains { ObjectIdentifier($0) == list } } ?? true
                 || pending.isEmpty
             return (oldBox, stale, dropped, links.isEmpty, delivers)
         }
@@ -321,12 +336,11 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(removed) {}
     }
 
-    /// Under `lock`: moves the entries (`PathLinks.move`) as `root` read; returns what to release after
-    /// unlocking.
+    /// Under `lock`: moves the entries (`PathLinks.move`); returns what to release after unlocking.
     private func relink(
-        to accesses: [TrackedAccess], leaf: LeafConversion?, root: Root
+        to lists: [ObserverList], leaf: LeafConversion?, firstOnRoot: Bool
     ) -> (moved: PathLinks.Moved, dropped: [ValueBox]) {
-        let moved = links.move(to: accesses, leaf: leaf, for: self, root: root)
+        let moved = links.move(to: lists, leaf: leaf, for: self, firstOnRoot: firstOnRoot)
         if moved.attachedLeaf { leafHearsWillChange = false }
         guard !moved.isEmpty, !pending.isClear else { return (moved, []) }
         var left = moved.stale.map { ObjectIdentifier($0) }

@@ -56,14 +56,12 @@ final class StoredPath: @unchecked Sendable {  // immutable
         case none
     }
 
-    /// Reads the path from `root`, appending each object and list read; `nil` on a class mismatch.
-    func read<Root: AnyObject>(_ root: Root, recording accesses: inout [TrackedAccess]) -> End? {
-        accesses.reserveCapacity(steps.count)
+    /// Reads the path from `root`, appending each list read (the first is the root's); `nil` on a class
+    /// mismatch.
+    func read<Root: AnyObject>(_ root: Root, recording lists: inout [ObserverList]) -> End? {
+        lists.reserveCapacity(steps.count)
         return walk(root) { object, step in
-            accesses.append(
-                TrackedAccess(
-                    object: object, list: ListSlot.at(step.slotOffset, in: object).pointee.observers(),
-                    keyPath: nil, property: nil))
+            lists.append(ListSlot.at(step.slotOffset, in: object).pointee.observers())
         }
     }
 
@@ -89,9 +87,9 @@ final class StoredPath: @unchecked Sendable {  // immutable
         }
     }
 
-    /// `leaf` when `accesses` reached the last property; `nil` otherwise.
-    func leaf(after accesses: [TrackedAccess]) -> LeafConversion? {
-        accesses.count == steps.count ? leaf : nil
+    /// `leaf` when a read of `count` lists reached the last property; `nil` otherwise.
+    func leaf(afterReading count: Int) -> LeafConversion? {
+        count == steps.count ? leaf : nil
     }
 
     @inline(__always)

@@ -85,10 +85,10 @@ enum Registration {
         let plan = KeyPathResolutions.shared.typedPlan(
             keyPath, rootType: type(of: root), evaluate: { (root: Root) in root[keyPath: typedKeyPath] },
             leafDelivery: leafDelivery)
-        var read: [TrackedAccess] = []
+        var read: [ObserverList] = []
         if let stored = plan.storedPath.load(), let end = stored.read(root, recording: &read) {
             return observePath(
-                root, plan: plan, accesses: read, readBy: stored,
+                root, plan: plan, firstRead: .stored(read, by: stored),
                 initialValue: { stored.value(at: end, as: Value.self) }, options: options, origin: origin,
                 onObservedDeallocated: onObservedDeallocated, handler: handler)
         }
@@ -112,7 +112,7 @@ enum Registration {
         }
         if accesses.isEmpty { Diagnostics.warnNeverNotifies(typedKeyPath) }
         return observePath(
-            root, plan: plan, accesses: accesses, initialValue: { value }, options: options, origin: origin,
+            root, plan: plan, firstRead: .tracked(accesses), initialValue: { value }, options: options, origin: origin,
             onObservedDeallocated: onObservedDeallocated, handler: handler)
     }
 
@@ -143,14 +143,14 @@ enum Registration {
     /// Registers a path observation in the lists its first evaluation found, then `.initial` with
     /// `initialValue` (a closure: a tuple's metadata would be looked up each time).
     static func observePath<Root: AnyObject, Value>(
-        _ root: Root, plan: TypedPathPlan<Root, Value>, accesses: [TrackedAccess], readBy storedPath: StoredPath? = nil,
+        _ root: Root, plan: TypedPathPlan<Root, Value>, firstRead: PathObservation<Root, Value>.FirstRead,
         initialValue: () -> Value, options: ObservationOptions, origin: ObservationOrigin = .token,
         onObservedDeallocated: DeallocationHook?, handler: @escaping (Root, ObservedChange<Value>) -> Void
     ) -> PathObservation<Root, Value> {
         let observation = PathObservation(
             root: root, plan: plan, options: options, onObservedDeallocated: onObservedDeallocated, handler: handler)
         observation.origin = origin
-        observation.register(accesses, readBy: storedPath)
+        observation.register(firstRead)
         deliverInitial(to: observation, options: options) { observation.deliverInitial(root, initialValue()) }
         observation.endIfUnlinked()
         return observation

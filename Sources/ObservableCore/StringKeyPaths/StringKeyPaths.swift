@@ -92,7 +92,8 @@ struct StringKeyPath: Sendable {
             standIn.keyPath, rootType: type(of: root), evaluate: { (root: Root) in self.value(of: root) },
             leafDelivery: nil)
         return Registration.observePath(
-            root, plan: plan, accesses: accesses, initialValue: { initial }, options: options, origin: origin,
+            root, plan: plan, firstRead: .tracked(accesses), initialValue: { initial }, options: options,
+            origin: origin,
             onObservedDeallocated: onObservedDeallocated,
             handler: { root, change in handler(root, KeyedChange(change, name: name)) })
     }
