@@ -1,8 +1,6 @@
-import Synchronization
-
 /// A class's `@Observed` properties as its lists describe them, with each slot's offset: what the
 /// by-name features find a property by. Made once per class.
-final class ListedProperties: @unchecked Sendable {  // immutable but for `offsets`, set once under `lock`
+final class ListedProperties: @unchecked Sendable {  // immutable but for `learnt`, set once under `lock`
     /// One property: its most derived entry, its slot's index in `offsets`, and the storage it reads.
     struct Property: Sendable {
         let name: String
@@ -20,8 +18,10 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
     /// What `property(_:keyed:)` finds, by name: for the runtime's own lookups, and for string keys.
     private let found: [String: Property]
     private let foundByStringKey: [String: Property]
-    /// The slot offsets of `lists`' entries, learnt from the first instance asked about.
-    private let learnt = Mutex<[Int]?>(nil)
+    /// The slot offsets of `lists`' entries, learnt from the first instance asked about. Guarded by
+    /// `lock`: a pthread mutex, which ThreadSanitizer sees (it does not see `Mutex`'s futex hand-off).
+    @exclusivity(unchecked) private var learnt: [Int]?
+    private let lock = Lock()
 
     private init(_ list: ObservedPropertyList) {
         var lists = [list]
@@ -49,16 +49,18 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
 
     /// The properties of `type`, or `nil` when no `@KeyValueObservable` lists them.
     static func of(_ type: AnyClass) -> ListedProperties? {
-        if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        if let cached = cacheLock.withLock({ cache[ObjectIdentifier(type)] }) { return cached }
         let made = ObservedPropertyList.of(type).map(ListedProperties.init)
-        return cache.withLock { cache in
+        return cacheLock.withLock {
             if let cached = cache[ObjectIdentifier(type)] { return cached }
             cache[ObjectIdentifier(type)] = made
             return made
         }
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: ListedProperties?]>([:])
+    /// The classes' listings, guarded by `cacheLock` (a pthread mutex, as `lock` is).
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: ListedProperties?] = [:]
+    private static let cacheLock = Lock()
 
     /// The property `key` as the class's accessors see it; `keyed`: only one a string key reaches. An
     /// override reads the nearest superclass's storage.
@@ -123,14 +125,14 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `offse
 
     /// The name of the property whose slot is at `offset`, once an instance was asked about.
     func name(ofSlotAt offset: Int) -> String? {
-        guard let offsets = learnt.withLock({ $0 }), let index = offsets.firstIndex(of: offset) else { return nil }
+        guard let offsets = lock.withLock({ learnt }), let index = offsets.firstIndex(of: offset) else { return nil }
         return lists.lazy.flatMap(\.entries).dropFirst(index).first?.name
     }
 
     func offsets(in object: AnyObject) -> [Int] {
-        if let known = learnt.withLock({ $0 }) { return known }
+        if let known = lock.withLock({ learnt }) { return known }
         let offsets = lists.flatMap { $0.slotOffsets(in: object) }
-        return learnt.withLock { learnt in
+        return lock.withLock {
             if let known = learnt { return known }
             learnt = offsets
             return offsets
