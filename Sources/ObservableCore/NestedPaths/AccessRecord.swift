@@ -9,6 +9,12 @@ final class AccessRecord {
     @exclusivity(unchecked) var lists: [ObserverList] = []
     /// Whether the first list is the root's. Written with `lists`.
     @exclusivity(unchecked) var firstOnRoot = false
+
+    /// Empties the record, keeping its capacity. One by one: `removeAll(keepingCapacity:)` goes
+    /// through `replaceSubrange`, dearer for the few a path reads.
+    func empty() {
+        while !lists.isEmpty { lists.removeLast() }
+    }
 }
 
 /// One `AccessRecord` kept by a plan for reuse. Assumes a record is in the spare or with one reader,
@@ -30,8 +36,7 @@ struct SpareAccessRecord: ~Copyable, @unchecked Sendable {
 
     /// Empties `record`, keeping its capacity, and keeps it unless the spare already holds one.
     func giveBack(_ record: AccessRecord) {
-        // One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, dearer for the few a path reads.
-        while !record.lists.isEmpty { record.lists.removeLast() }
+        record.empty()
         let kept = Unmanaged.passRetained(record)
         if !spare.compareExchange(expected: nil, desired: kept, successOrdering: .releasing, failureOrdering: .relaxed)
             .exchanged

@@ -77,7 +77,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// The path's value (boxed, for the caller to free), its reads (a record to give back to the plan)
     /// and leaf conversion: through the stored path, else with tracking.
     private func read(_ root: Root, _ spares: RewireSpares) -> (
-        value: ValueBox, accesses: AccessRecord, leaf: LeafConversion?
+        value: ValueBox, record: AccessRecord, leaf: LeafConversion?
     ) {
         let record = spares.accesses.take()
         if let stored = storedPath, let end = stored.read(root, recording: &record.lists) {
@@ -87,7 +87,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             return (value, record, leaf)
         }
         // A stored read that gave up may have recorded some lists.
-        while !record.lists.isEmpty { record.lists.removeLast() }
+        record.empty()
         let (value, accesses) = Tracking.evaluate { evaluate(root) }
         for access in accesses { record.lists.append(access.list) }
         record.firstOnRoot = accesses.first?.object === root
