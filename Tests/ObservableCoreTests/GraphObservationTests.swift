@@ -354,6 +354,34 @@ struct GraphObservationTests {
         #expect(changes[1].object === chapter)
     }
 
+    @Test("a kept change finds its place through its observation: once that ends, the root's names no object")
+    func keptChangesAfterTheObservation() {
+        let kept = Locked<[PropertyChange]>([])
+        let book = Volume()
+        let chapter = Section()
+        book.chapters = [chapter]
+        do {
+            let token = book.observeProperties(deep: true) { _, change in kept.withLock { $0.append(change) } }
+            book.title = "t"
+            chapter.pages = 2
+            let changes = kept.withLock { $0 }
+            #expect(changes.map(\.path) == ["title", "chapters[0].pages"])
+            #expect(changes[0].object === book)
+            #expect(changes[1].object === chapter)
+            #expect(changes.compactMap { $0.location?.graph }.count == 2)
+            #expect(GraphDirectory.graph(numbered: changes[0].location!.graph) != nil)
+            token.cancel()
+        }
+        let changes = kept.withLock { $0 }
+        // The graph has left the directory.
+        #expect(GraphDirectory.graph(numbered: changes[0].location!.graph) == nil)
+        // The observation has ended: a child's change still holds its object; paths are the names.
+        #expect(changes[0].object == nil)
+        #expect(changes[1].object === chapter)
+        #expect(changes.map(\.path) == ["title", "pages"])
+        withExtendedLifetime(book) {}
+    }
+
     @Test("a long chain is followed without recursion, and let go")
     func longChain() {
         let head = ChainLink()

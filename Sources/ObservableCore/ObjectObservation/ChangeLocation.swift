@@ -1,36 +1,28 @@
-/// Where in an observed graph a change happened: the node, shared by all its changes (a change
-/// holds one, see `PropertyChange.path`). It does not refer to the node's object, since a weak reference
-/// would move the object's reference counts to a side table, slowing every retain of it; except the
-/// root's, which the graph already holds weakly, and which its changes do not hold.
-final class ChangeLocation: @unchecked Sendable {  // written in `init` only
-    private weak var graph: (any PathFinding)?
+/// Where in an observed graph a change happened: the graph, by its number in `GraphDirectory`, and
+/// the node. A value with no reference, so that a change holding one is copied and let go without
+/// reference counting; its graph is looked up only when a path or the root is read.
+struct ChangeLocation: Sendable {
+    let graph: UInt64
     private let node: ObjectIdentifier
     /// Whether the node is the graph's root, whose properties are always reached by their names.
     let isRoot: Bool
-    /// The root, for the root's node: the object of its changes.
-    private(set) weak var root: AnyObject?
 
-    init(graph: any PathFinding, node: ObjectIdentifier, root: AnyObject?) {
+    init(graph: UInt64, node: ObjectIdentifier, isRoot: Bool) {
         self.graph = graph
         self.node = node
-        self.isRoot = root != nil
-        self.root = root
+        self.isRoot = isRoot
     }
+
+    /// The graph's root, while the graph and the root live.
+    var root: AnyObject? { GraphDirectory.graph(numbered: graph)?.root }
 
     /// The way to the node's property `name`.
     func steps(to name: String) -> [PathStep] {
-        graph?.steps(to: node, property: name, every: false).first ?? [.property(name)]
+        GraphDirectory.graph(numbered: graph)?.steps(to: node, property: name, every: false).first ?? [.property(name)]
     }
 
     /// Every way to the node's property `name`, for a node held in several places.
     func everySteps(to name: String) -> [[PathStep]] {
-        graph?.steps(to: node, property: name, every: true) ?? [[.property(name)]]
+        GraphDirectory.graph(numbered: graph)?.steps(to: node, property: name, every: true) ?? [[.property(name)]]
     }
-}
-
-/// What finds the path to a node of a graph (`GraphObservation`).
-protocol PathFinding: AnyObject, Sendable {
-    /// `pages[2].title`: the ways from the root to the property `name` of the node `id`: the first
-    /// found, or every one.
-    func steps(to id: ObjectIdentifier, property name: String, every: Bool) -> [[PathStep]]
 }

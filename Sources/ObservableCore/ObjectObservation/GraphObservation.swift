@@ -15,6 +15,8 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
     let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) private(set) var nodes: [ObjectIdentifier: Node] = [:]
+    /// The graph's number in `GraphDirectory`, which its changes' locations carry; written in `init`.
+    private var number: UInt64 = 0
 
     init(
         of root: AnyObject, options: ObservationOptions, origin: ObservationOrigin, watchesSetExtent: Bool,
@@ -29,6 +31,11 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
         self.rootID = ObjectIdentifier(root)
         super.init()
         self.origin = origin
+        number = GraphDirectory.enter(self)
+    }
+
+    deinit {
+        GraphDirectory.leave(number)
     }
 
     func start() {
@@ -90,7 +97,7 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
 
     private func makeNode(_ object: AnyObject) -> Node {
         let id = ObjectIdentifier(object)
-        let location = ChangeLocation(graph: self, node: id, root: id == rootID ? object : nil)
+        let location = ChangeLocation(graph: number, node: id, isRoot: id == rootID)
         // The nodes want the values of every change, equal ones too: a change of references re-wires
         // the graph (`.distinct` is applied after).
         let observation = ObjectObservation(

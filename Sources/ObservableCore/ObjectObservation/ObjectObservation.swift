@@ -61,38 +61,48 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
         _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
         _ mutation: CollectionMutation?
     ) {
-        handOn(object, property, old, new, mutation, inGraph: false)
-    }
-
-    /// `deliver` in a graph: with where the change happened and, below the root, its object. A
-    /// function of its own, so that `deliver` outside a graph makes its changes with neither.
-    func deliverInGraph(
-        _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
-        _ mutation: CollectionMutation?
-    ) {
-        handOn(object, property, old, new, mutation, inGraph: true)
-    }
-
-    /// The body of `deliver` and `deliverInGraph`, inlined into each, so that each makes its changes
-    /// knowing what they hold to release afterwards.
-    @inline(__always)
-    private func handOn(
-        _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
-        _ mutation: CollectionMutation?, inGraph: Bool
-    ) {
         guard isActive else { return }
         property._withUnsafeGuaranteedRef { property in
             // A value of 8 bytes set (the common case): its bytes written straight into the change.
             if let new, mutation == nil, let wordType = property.reader.wordType {
-                let location = inGraph ? location : nil
                 handler(
                     object,
                     PropertyChange(
                         options: options, property: Unmanaged.passUnretained(property),
                         old: KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0)),
                         new: KeyedValue(wordType, bytes: (KeyedValueReader.word(new), 0)), isPrior: false,
-                        mutation: nil, location: location,
-                        changedObject: Self.changedObject(object, at: location)))
+                        mutation: nil))
+                return
+            }
+            deliverKept(object, property, old, new, mutation)
+        }
+    }
+
+    /// `deliver` in a graph: with where the change happened and, below the root, its object. The
+    /// root's change of 8 bytes is made apart, so that the compiler sees it holds nothing to release.
+    func deliverInGraph(
+        _ object: AnyObject, _ property: Unmanaged<ObjectProperty>, _ old: BorrowedValue, _ new: BorrowedValue?,
+        _ mutation: CollectionMutation?
+    ) {
+        guard isActive, let location else { return }
+        property._withUnsafeGuaranteedRef { property in
+            if let new, mutation == nil, let wordType = property.reader.wordType {
+                let old = KeyedValue(wordType, bytes: (KeyedValueReader.word(old), 0))
+                let new = KeyedValue(wordType, bytes: (KeyedValueReader.word(new), 0))
+                let property = Unmanaged.passUnretained(property)
+                if location.isRoot {
+                    handler(
+                        object,
+                        PropertyChange(
+                            options: options, property: property, old: old, new: new, isPrior: false, mutation: nil,
+                            location: location))
+                } else {
+                    handler(
+                        object,
+                        PropertyChange(
+                            options: options, property: property, old: old, new: new, isPrior: false, mutation: nil,
+                            location: location, changedObject: object))
+                }
                 return
             }
             deliverKept(object, property, old, new, mutation)
@@ -100,7 +110,7 @@ final class ObjectObservation: AnyObservation, @unchecked Sendable {
     }
 
     /// The object a change at `location` carries: none outside a graph, nor for the root's own
-    /// properties, which a change names weakly (see `ChangeLocation`).
+    /// properties, which a change names through its location (see `ChangeLocation`).
     @inline(__always)
     private static func changedObject(_ object: AnyObject, at location: ChangeLocation?) -> AnyObject? {
         guard let location, !location.isRoot else { return nil }

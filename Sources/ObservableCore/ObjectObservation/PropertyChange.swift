@@ -33,9 +33,9 @@ public struct PropertyChange: CustomStringConvertible {
     /// in several places.
     var everySteps: [[PathStep]] { location?.everySteps(to: name) ?? [[.property(name)]] }
 
-    /// The object whose property changed, in an observation of a graph (while it lives: a change of
-    /// the root's own property, kept, does not keep the root); `nil` in the observation of one object,
-    /// whose handler is given that object.
+    /// The object whose property changed, in an observation of a graph; `nil` in the observation of
+    /// one object, whose handler is given that object. A change of the root's own property, kept,
+    /// does not keep the root: it names it while the root and the observation live.
     public var object: AnyObject? { changedObject ?? location?.root }
 
     /// The property's key path, rooted at the class that declares it, also for an object of a subclass.
