@@ -26,6 +26,11 @@ struct JournalByteSet {
     func append(
         to operations: inout [JSONPatchOperation], testing: Bool, encodings: inout PlainValueEncoding.Cache
     ) throws(PatchRecordingError) {
+        // A value replaced, untested (the common case), when a scalar: its `replace` made here.
+        if !testing, oldType != nil, let newType, let value = PlainValueEncoding.scalar(newType, new) {
+            operations.append(JSONPatchOperation(.replace(value), at: encodings.rootPointer(of: property)))
+            return
+        }
         try JournalEntry.appendSetting(
             property, from: PlainValue(KeyedValue(oldType, bytes: old)),
             to: PlainValue(KeyedValue(newType, bytes: new)),

@@ -39,11 +39,7 @@ final class PlainValueEncoding {
         switch value {
         case .none: return nil
         case .string(let string): return .string(string)
-        case .bytes(let type, let bytes):
-            if type == Int.self, let int = KeyedValue(type, bytes: bytes).value(as: Int.self) {
-                return .integer(Int64(int))
-            }
-            if type == Bool.self, let bool = KeyedValue(type, bytes: bytes).value(as: Bool.self) { return .bool(bool) }
+        case .bytes(let type, let bytes): if let scalar = Self.scalar(type, bytes) { return scalar }
         }
         let kept = value.kept
         do {
@@ -57,18 +53,41 @@ final class PlainValueEncoding {
 }
 
 extension PlainValueEncoding {
+    /// The value of `type` kept as `bytes` encoded without a call, for the scalars a document holds
+    /// most (`Int`, `Bool`); `nil` for any other type.
+    @inline(__always)
+    static func scalar(_ type: Any.Type, _ bytes: KeyedValue.Bytes) -> JSONValue? {
+        if type == Int.self, let int = KeyedValue(type, bytes: bytes).value(as: Int.self) {
+            return .integer(Int64(int))
+        }
+        if type == Bool.self, let bool = KeyedValue(type, bytes: bytes).value(as: Bool.self) { return .bool(bool) }
+        return nil
+    }
+}
+
+extension PlainValueEncoding {
     /// The encodings a journal made, by property; the last one used is found without hashing, as a
     /// run of sets of one property is common.
     struct Cache {
-        private var last: (property: Unmanaged<ObjectProperty>, encoding: PlainValueEncoding)?
+        /// The property last used, its encoding and the pointer to it at a root, apart, so that
+        /// reading the pointer copies nothing else.
+        private var lastProperty: Unmanaged<ObjectProperty>?
+        private var lastEncoding: PlainValueEncoding?
+        private var lastRootPointer = JSONPointer(tokens: [])
         private var made: [ObjectIdentifier: PlainValueEncoding] = [:]
 
+        /// The pointer to `property` of a document's root: `encoding(of:).rootPointer`.
+        mutating func rootPointer(of property: Unmanaged<ObjectProperty>) -> JSONPointer {
+            if lastProperty?.toOpaque() != property.toOpaque() { _ = encoding(of: property) }
+            return lastRootPointer
+        }
+
         mutating func encoding(of property: Unmanaged<ObjectProperty>) -> PlainValueEncoding {
-            if let last, last.property.toOpaque() == property.toOpaque() { return last.encoding }
+            if lastProperty?.toOpaque() == property.toOpaque(), let lastEncoding { return lastEncoding }
             let key = ObjectIdentifier(property.takeUnretainedValue())
             let encoding = made[key] ?? PlainValueEncoding(property.takeUnretainedValue())
             made[key] = encoding
-            last = (property, encoding)
+            (lastProperty, lastEncoding, lastRootPointer) = (property, encoding, encoding.rootPointer)
             return encoding
         }
     }

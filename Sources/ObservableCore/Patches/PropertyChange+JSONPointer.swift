@@ -8,6 +8,7 @@ extension PropertyChange {
 
     /// Every way to the place the change happened, read now (more than one for an object held in
     /// several places); `nil` for a change of the graph's root, reached by the property's name alone.
+    @inline(__always)
     var waysBelowRoot: [[PathStep]]? {
         guard let location, !location.isRoot else { return nil }
         return everySteps
