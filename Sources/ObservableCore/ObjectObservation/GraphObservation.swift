@@ -82,16 +82,14 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
     final class Node {
         let id: ObjectIdentifier
         let observation: ObjectObservation
-        let location: ChangeLocation
         var outgoing: [Edge: Int] = [:]
         var incoming = 0
         /// The node that reached this one, and through which property: how its path is found.
         var parent: (node: ObjectIdentifier, property: Unmanaged<ObjectProperty>)?
 
-        init(id: ObjectIdentifier, observation: ObjectObservation, location: ChangeLocation) {
+        init(id: ObjectIdentifier, observation: ObjectObservation) {
             self.id = id
             self.observation = observation
-            self.location = location
         }
     }
 
@@ -105,9 +103,9 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
             watchesSetExtent: watchesSetExtent, location: location,
             onObservedDeallocated: { self.nodeEnded(id) }
         ) { object, change in
-            self.nodeChanged(id, location, object, change)
+            self.nodeChanged(object, change)
         }
-        let node = Node(id: id, observation: observation, location: location)
+        let node = Node(id: id, observation: observation)
         nodes[id] = node
         return node
     }
@@ -208,14 +206,13 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
         return left
     }
 
-    /// A change of a property of the node `id`'s object: re-wires the graph for a property holding
-    /// objects, then hands the change on, with where it happened.
+    /// A change of a property of a node's object: re-wires the graph for a property holding objects,
+    /// then hands the change on, with where it happened. A node is its object's identity.
     @inline(__always)
-    private func nodeChanged(
-        _ id: ObjectIdentifier, _ location: ChangeLocation, _ object: AnyObject, _ change: PropertyChange
-    ) {
+    private func nodeChanged(_ object: AnyObject, _ change: PropertyChange) {
         guard isActive else { return }
-        if location.isRoot {
+        let id = ObjectIdentifier(object)
+        if id == rootID {
             // The root's own change has the root in hand, held by its setter: it is not loaded from the
             // weak reference, whose side table makes that slow.
             handOn(id, object, change, root: object)

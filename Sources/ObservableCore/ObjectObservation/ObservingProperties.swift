@@ -84,9 +84,21 @@ enum ObjectObservations {
         watchesSetExtent: Bool = false, onObservedDeallocated: DeallocationHook?,
         _ handler: @escaping (Root, PropertyChange) -> Void
     ) -> AnyObservation {
-        let handler: (AnyObject, PropertyChange) -> Void = { object, change in
+        register(
+            root as AnyObject, options: options, deep: deep, origin: origin, watchesSetExtent: watchesSetExtent,
+            onObservedDeallocated: onObservedDeallocated
+        ) { object, change in
             handler(unsafeDowncast(object, to: Root.self), change)
         }
+    }
+
+    /// `register` with a handler that takes the root as an object: called directly, not through a
+    /// closure that casts it.
+    static func register(
+        _ root: AnyObject, options: PropertyObservationOptions, deep: Bool = false, origin: ObservationOrigin,
+        watchesSetExtent: Bool = false, onObservedDeallocated: DeallocationHook?,
+        _ handler: @escaping (AnyObject, PropertyChange) -> Void
+    ) -> AnyObservation {
         if deep {
             let graph = GraphObservation(
                 of: root, options: options.observationOptions, origin: origin, watchesSetExtent: watchesSetExtent,

@@ -25,9 +25,10 @@ public final class JSONPatchRecorder: Sendable {
         let journal = Journal(testsOldValues: testingOldValues)
         try journal.check(document)
         self.journal = journal
-        token = document.observeProperties(options: [.old, .new], deep: true) { _, change in
-            journal.record(change)
-        }
+        token = ObservationToken(
+            ObjectObservations.register(
+                document, options: [.old, .new], deep: true, origin: .token, onObservedDeallocated: nil
+            ) { (_: AnyObject, change) in journal.record(change) })
     }
 
     /// The operations recorded since recording started or ``takeOperations()`` was last called.
