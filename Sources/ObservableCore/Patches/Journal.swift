@@ -130,24 +130,29 @@ final class Journal: @unchecked Sendable {  // `state` guarded by `lock`
     func record(_ change: PropertyChange) {
         let (flags, holdsObjects) = change.property._withUnsafeGuaranteedRef { ($0.flags, $0.followsObjects) }
         guard Self.records(flags), !change.isPrior else { return }
-        let ways = change.waysBelowRoot
         if change.kind == .setting, !holdsObjects, !flags.contains(.existential), change.old.isPlain,
             change.new.isPlain
         {
             // Values of the property's own type that no later edit can change: encoded when read.
-            lock.withLock {
-                if ways == nil,
-                    let byteSet = JournalByteSet(
+            guard change.isBelowRoot else {
+                lock.withLock {
+                    if let byteSet = JournalByteSet(
                         setting: change.property, old: change.old, new: change.new, entriesBefore: state.entries.count)
-                {
-                    state.byteSets.append(byteSet)
-                } else {
-                    state.entries.append(
-                        JournalEntry(setting: change.property, old: change.old, new: change.new, ways: ways))
+                    {
+                        state.byteSets.append(byteSet)
+                    } else {
+                        state.entries.append(
+                            JournalEntry(setting: change.property, old: change.old, new: change.new, ways: nil))
+                    }
                 }
+                return
             }
+            let entry = JournalEntry(
+                setting: change.property, old: change.old, new: change.new, ways: change.everySteps)
+            lock.withLock { state.entries.append(entry) }
             return
         }
+        let ways = change.waysBelowRoot
         do throws(PatchRecordingError) {
             if holdsObjects, let newValue = change.newValue { try checkArrivals(in: newValue) }
             let entry = try JournalEntry(making: change, ways: ways, testing: testsOldValues)

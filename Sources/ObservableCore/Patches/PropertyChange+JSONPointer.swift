@@ -6,12 +6,19 @@ extension PropertyChange {
         JSONPointer(steps: steps)
     }
 
+    /// Whether the change happened below a graph's root, whose own properties are reached by their
+    /// names alone.
+    @inline(__always)
+    var isBelowRoot: Bool {
+        guard let location else { return false }
+        return !location.isRoot
+    }
+
     /// Every way to the place the change happened, read now (more than one for an object held in
     /// several places); `nil` for a change of the graph's root, reached by the property's name alone.
     @inline(__always)
     var waysBelowRoot: [[PathStep]]? {
-        guard let location, !location.isRoot else { return nil }
-        return everySteps
+        isBelowRoot ? everySteps : nil
     }
 }
 
