@@ -64,7 +64,8 @@ public final class UndoHistory: Observable, @unchecked Sendable {
                 object, options: [.old, .new], deep: deep, origin: .token, watchesSetExtent: true,
                 onObservedDeallocated: nil
             ) { [weak self] root, change in
-                self?.record(change, of: change.object ?? root)
+                // A child's change holds its object; the root's is the handler's `root`, at hand.
+                self?.record(change, of: change.changedObject ?? root)
             })
     }
 
