@@ -107,12 +107,12 @@ private let fixedGateCases = [
         name: Name.observed + " changes(of: \\.value), the setting", iterations: 10_000),
 ]
 
-// Recording a set with the least recorder, the floor of a deep one and the observers it is read
+// Recording a set with the least recorders, on typed and on deep observation, and the observers it is read
 // against, counted beside it; the recorders' operations are taken every 1,024 sets, so that making
 // them is counted.
 private let recordingGateCases = [
     ("patch: recording a set", Name.recorder),
-    ("patch: floor of recording (reference)", "floor:"),
+    ("patch: least deep recorder (reference)", "least deep recorder:"),
     ("patch: least recorder (reference)", "least recorder:"),
     ("patch: deep observer (reference)", Name.graph + " (old+new)"),
     ("patch: whole-object observer (reference)", Name.wholeObject + " (old+new)"),
