@@ -326,6 +326,29 @@ struct GraphObservationTests {
             #expect(objects.withLock { $0 } == expectedObjects.flatMap { prior ? [$0, $0] : [$0] })
             token.cancel()
         }
+        // The root's own change of bytes, which a graph of other options makes again from its fields.
+        let root = Section()
+        root.notes = [Section()]
+        for options: PropertyObservationOptions in [[.old, .new, .prior], [.new], [.old], [.new, .distinct]] {
+            let heard = Heard()
+            let objects = Locked<[ObjectIdentifier?]>([])
+            let token = root.observeProperties(options: options, deep: true) { _, change in
+                heard.record(change)
+                objects.withLock { $0.append(change.object.map(ObjectIdentifier.init)) }
+            }
+            root.pages += 1
+            root.pages = root.pages
+            let (old, new, pages) = (options.contains(.old), options.contains(.new), root.pages)
+            let sets = [(pages - 1, pages)] + (options.contains(.distinct) ? [] : [(pages, pages)])
+            #expect(
+                heard.all
+                    == sets.flatMap { from, to in
+                        (options.contains(.prior) ? ["pages \(old ? "\(from)" : "nil")->nil"] : [])
+                            + ["pages \(old ? "\(from)" : "nil")->\(new ? "\(to)" : "nil")"]
+                    })
+            #expect(objects.withLock { $0 } == Array(repeating: ObjectIdentifier(root), count: heard.all.count))
+            token.cancel()
+        }
     }
 
     @Test("a change kept after its handler: a child's holds its object, the root's names the root while it lives")

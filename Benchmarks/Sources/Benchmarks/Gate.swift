@@ -100,6 +100,9 @@ private let fixedGateCases = [
         id: "whole object set, newValue(as:)", group: "whole object: set, 1 observer", name: Name.wholeObject,
         iterations: 10_000),
     GateCase(
+        id: "graph set at the root, new values only", group: "whole object: set, 1 observer",
+        name: Name.graph + " of the object, new values only", iterations: 10_000),
+    GateCase(
         id: "graph set deep inside", group: "whole object: graph of 10,000 objects",
         name: Name.graph + ", a set deep inside", iterations: 10_000),
     GateCase(

@@ -122,6 +122,11 @@ func objectObservationBenchmarks() -> [Benchmark] {
     let wholeToken = whole.observeProperties { _, change in
         sink.count &+= change.oldValue(as: Int.self)! &+ change.newValue(as: Int.self)!
     }
+    // A graph told the new values only, whose options are not its nodes': each change made again.
+    let deepNew = ObservedDocument()
+    let deepNewToken = deepNew.observeProperties(options: [.new], deep: true) { _, change in
+        sink.count &+= change.newValue(as: Int.self)!
+    }
     let unobserved = ObservedDocument()
     let observable = ObservableDocument()
     let published = PublishedDocument()
@@ -167,6 +172,12 @@ func objectObservationBenchmarks() -> [Benchmark] {
             for i in 0..<n { published.pages = i }
             blackHole(sink.count)
             withExtendedLifetime(willChange) {}
+        },
+        // Last: the gate finds the whole-object row by its name's start, which this row's shares.
+        Benchmark(group: group, name: Name.graph + " of the object, new values only") { n in
+            for i in 0..<n { deepNew.pages = i }
+            blackHole(sink.count)
+            withExtendedLifetime(deepNewToken) {}
         },
     ]
 }

@@ -230,11 +230,32 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
         // With the values and changes the nodes' options give, the node's change is handed on as it is.
         if passesChangesOn { return handler(root, change) }
         guard options.sends(isPrior: change.isPrior, old: change.oldValue, new: change.newValue) else { return }
+        let (old, new) = (change.old, change.new)
+        if change.changedObject == nil, change.mutation == nil, old.string == nil, old.reference == nil,
+            new.string == nil, new.reference == nil
+        {
+            return handOnBytes(root, change.property, old.bytesType, old.bytes, new.bytesType, new.bytes, change)
+        }
         // A new change, field by field (a copy of the whole would go through its value witness).
         let delivered = PropertyChange(
             options: options, property: change.property, old: change.old, new: change.new, isPrior: change.isPrior,
             mutation: change.mutation, location: change.location, changedObject: change.changedObject)
         handler(root, delivered)
+    }
+
+    /// A root's change of bytes made again from its fields, apart (not inlined: the compiler would
+    /// merge its call with the general one), so that the compiler sees it holds nothing to release.
+    @inline(never)
+    private func handOnBytes(
+        _ root: AnyObject, _ property: Unmanaged<ObjectProperty>, _ oldType: Any.Type?, _ old: KeyedValue.Bytes,
+        _ newType: Any.Type?, _ new: KeyedValue.Bytes, _ change: borrowing PropertyChange
+    ) {
+        handler(
+            root,
+            PropertyChange(
+                options: options, property: property, old: KeyedValue(oldType, bytes: old),
+                new: KeyedValue(newType, bytes: new), isPrior: change.isPrior, mutation: nil, location: change.location)
+        )
     }
 
     private func rewire(_ id: ObjectIdentifier, _ object: AnyObject, _ change: PropertyChange) {
