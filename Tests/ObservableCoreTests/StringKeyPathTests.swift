@@ -114,6 +114,8 @@ struct StringKeyPathTests {
             ("scratch", .unknownKey, "scratch", "Person"),
             ("address.zip", .unknownKey, "zip", "Address"),
             ("name.count", .notAnObject, "count", "String"),
+            // Split at every ".", as Cocoa splits, also one a combining mark follows.
+            ("name.\u{301}x", .notAnObject, "\u{301}x", "String"),
         ])
     func errors(path: String, reason: StringKeyPathError.Reason, key: String, typeName: String) {
         let person = Person()

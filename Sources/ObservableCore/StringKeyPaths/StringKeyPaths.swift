@@ -34,13 +34,16 @@ struct StringKeyPath: Sendable {
 
     init(_ path: String, rootType: AnyClass) throws(StringKeyPathError) {
         text = path
-        components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // Split at each "." of its UTF-8, which no other character's bytes contain (a split of its
+        // characters would find their boundaries one by one).
+        components = path.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
+            String(Substring($0))
+        }
         var type: Any.Type = rootType
         var last: (listed: ListedProperties, property: ListedProperties.Property)?
         for (position, key) in components.enumerated() {
-            let typeName = String(describing: type)
             func fail(_ reason: StringKeyPathError.Reason) -> StringKeyPathError {
-                StringKeyPathError(reason: reason, key: key, typeName: typeName, path: path)
+                StringKeyPathError(reason: reason, key: key, typeName: String(describing: type), path: path)
             }
             if key.isEmpty { throw fail(.emptyComponent) }
             guard let objectType = type as? AnyClass else { throw fail(.notAnObject) }
@@ -62,11 +65,14 @@ struct StringKeyPath: Sendable {
         let name: StringKeyPathName
     }
 
-    /// The stand-in for observations of this path from a `Root`, its name recorded.
+    /// The stand-in for observations of this path from a `Root`, its name recorded; made once per
+    /// root type and string (a key path with an argument is instantiated, then interned, at each use).
     func standIn<Root: AnyObject>(for _: Root.Type) -> StandIn {
         let text = self.text
-        let keyPath = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
-        return StandIn(keyPath: keyPath, name: StringKeyPathNames.record(text, for: keyPath))
+        return StringKeyPathNames.standIn(text, from: Root.self) {
+            let keyPath = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
+            return StandIn(keyPath: keyPath, name: StringKeyPathNames.record(text, for: keyPath))
+        }
     }
 
     /// Observes the path from `root`, carrying `standIn` (`standIn(for:)`): one property of the root
