@@ -10,7 +10,7 @@ struct StringKeyPathStandInTests {
         let text = "address.city.\(#function)"
         var made = 0
         func standIn(_ text: String, _ root: AnyClass) -> StringKeyPath.StandIn {
-            StringKeyPathNames.standIn(text, from: root) {
+            StringKeyPath.standIn(text, from: root) {
                 made += 1
                 let keyPath = InternedKeyPath(\Person.name)
                 return StringKeyPath.StandIn(keyPath: keyPath, name: StringKeyPathNames.record(text, for: keyPath))

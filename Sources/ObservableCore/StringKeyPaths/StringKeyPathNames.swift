@@ -1,28 +1,8 @@
-/// The strings string key path observations stand for, by stand-in key path, and the stand-ins by
-/// root type and string; kept for ever, as the interned stand-ins are.
+/// The strings string key path observations stand for, by stand-in key path; kept for ever.
 enum StringKeyPathNames {
     private static let lock = Lock()
     // Guarded by `lock`. Holds every name strongly, for ever.
     nonisolated(unsafe) private static var names: [ObjectIdentifier: StringKeyPathName.Text] = [:]
-    // Guarded by `lock`.
-    nonisolated(unsafe) private static var standIns: [StandInKey: StringKeyPath.StandIn] = [:]
-
-    private struct StandInKey: Hashable {
-        let root: ObjectIdentifier
-        let text: String
-    }
-
-    /// The stand-in of `text` from `root`, made by `make` (outside the lock) the first time.
-    static func standIn(
-        _ text: String, from root: AnyClass, _ make: () -> StringKeyPath.StandIn
-    ) -> StringKeyPath.StandIn {
-        let key = StandInKey(root: ObjectIdentifier(root), text: text)
-        if let known = lock.withLock({ standIns[key] }) { return known }
-        // Two threads may both make it: interning and `record` give both the same.
-        let made = make()
-        lock.withLock { standIns[key] = made }
-        return made
-    }
 
     /// Records `text` as the name of `keyPath`, and returns it: the name already recorded, if any.
     @discardableResult

@@ -69,10 +69,30 @@ struct StringKeyPath: Sendable {
     /// root type and string (a key path with an argument is instantiated, then interned, at each use).
     func standIn<Root: AnyObject>(for _: Root.Type) -> StandIn {
         let text = self.text
-        return StringKeyPathNames.standIn(text, from: Root.self) {
+        return Self.standIn(text, from: Root.self) {
             let keyPath = InternedKeyPath(\StringKeyPathStandIn<Root>.[path: text])
             return StandIn(keyPath: keyPath, name: StringKeyPathNames.record(text, for: keyPath))
         }
+    }
+
+    /// The stand-in of `text` from `root`, made by `make` (outside the lock) the first time; kept for
+    /// ever, as the interned key paths and their names are.
+    static func standIn(_ text: String, from root: AnyClass, _ make: () -> StandIn) -> StandIn {
+        let key = StandInKey(root: ObjectIdentifier(root), text: text)
+        if let known = standInsLock.withLock({ standIns[key] }) { return known }
+        // Two threads may both make it: interning and `record` give both the same.
+        let made = make()
+        standInsLock.withLock { standIns[key] = made }
+        return made
+    }
+
+    private static let standInsLock = Lock()
+    // Guarded by `standInsLock`.
+    nonisolated(unsafe) private static var standIns: [StandInKey: StandIn] = [:]
+
+    private struct StandInKey: Hashable {
+        let root: ObjectIdentifier
+        let text: String
     }
 
     /// Observes the path from `root`, carrying `standIn` (`standIn(for:)`): one property of the root
