@@ -2,6 +2,11 @@ import Testing
 
 @testable import ObservableCore
 
+/// What the test's stand-ins stand in for: no other test's key path is given their name.
+private struct Probe {
+    var value = 0
+}
+
 @Suite("String key path stand-ins")
 struct StringKeyPathStandInTests {
     @Test("a stand-in is made once per root type and string; each observation carries it")
@@ -12,7 +17,7 @@ struct StringKeyPathStandInTests {
         func standIn(_ text: String, _ root: AnyClass) -> StringKeyPath.StandIn {
             StringKeyPath.standIn(text, from: root) {
                 made += 1
-                let keyPath = InternedKeyPath(\Person.name)
+                let keyPath = InternedKeyPath(\Probe.value)
                 return StringKeyPath.StandIn(keyPath: keyPath, name: StringKeyPathNames.record(text, for: keyPath))
             }
         }
