@@ -63,8 +63,8 @@ extension JSONValue {
             return
         }
         try modifyParent(of: tokens) { (parent: inout JSONValue) throws(JSONPatchError.Reason) in
-            switch parent {
-            case .object(var members):
+            // `if case`, not `switch`: see `modifyParent`.
+            if case .object(var members) = parent {
                 parent = .null
                 if let index = members.firstIndex(where: { $0.name == last }) {
                     members[index].value = value
@@ -72,13 +72,14 @@ extension JSONValue {
                     members.append((last, value))
                 }
                 parent = .object(members)
-            case .array(var values):
+            } else if case .array(var values) = parent {
                 let index = last == "-" ? values.count : JSONPointer.arrayIndex(last)
                 guard let index, index <= values.count else { throw .invalidIndex(last) }
                 parent = .null
                 values.insert(value, at: index)
                 parent = .array(values)
-            default: throw .notFound(JSONPointer(tokens: Array(tokens)))
+            } else {
+                throw .notFound(JSONPointer(tokens: Array(tokens)))
             }
         }
     }
@@ -94,14 +95,14 @@ extension JSONValue {
         }
         var removed: JSONValue?
         try modifyParent(of: pointer.tokens[...]) { (parent: inout JSONValue) throws(JSONPatchError.Reason) in
-            switch parent {
-            case .object(var members):
+            // `if case`, not `switch`: see `modifyParent`.
+            if case .object(var members) = parent {
                 guard let index = members.firstIndex(where: { $0.name == last }) else { throw .notFound(pointer) }
                 parent = .null
                 removed = members[index].value
                 if let replacement { members[index].value = replacement } else { members.remove(at: index) }
                 parent = .object(members)
-            case .array(var values):
+            } else if case .array(var values) = parent {
                 guard let index = JSONPointer.arrayIndex(last), values.indices.contains(index) else {
                     throw .invalidIndex(last)
                 }
@@ -109,7 +110,8 @@ extension JSONValue {
                 removed = values[index]
                 if let replacement { values[index] = replacement } else { values.remove(at: index) }
                 parent = .array(values)
-            default: throw .notFound(pointer)
+            } else {
+                throw .notFound(pointer)
             }
         }
         guard let removed else { throw .notFound(pointer) }
@@ -127,19 +129,20 @@ extension JSONValue {
         }
         let token = tokens[tokens.startIndex + depth]
         var notFound: JSONPatchError.Reason { .notFound(JSONPointer(tokens: Array(tokens.prefix(depth + 1)))) }
-        switch self {
-        case .object(var members):
+        // The container is taken out and `null` left in its place, so that it is changed without a
+        // copy: `if case`, since a `switch` over `self` keeps a second reference to it until it ends.
+        if case .object(var members) = self {
             guard let index = members.firstIndex(where: { $0.name == token }) else { throw notFound }
-            // Released first, so that the members are changed without a copy.
             self = .null
             try members[index].value.modifyParent(of: tokens, depth: depth + 1, body)
             self = .object(members)
-        case .array(var values):
+        } else if case .array(var values) = self {
             guard let index = JSONPointer.arrayIndex(token), values.indices.contains(index) else { throw notFound }
             self = .null
             try values[index].modifyParent(of: tokens, depth: depth + 1, body)
             self = .array(values)
-        default: throw notFound
+        } else {
+            throw notFound
         }
     }
 }
