@@ -36,7 +36,11 @@ public struct ObservedPropertyList: @unchecked Sendable {  // immutable: entries
 
         init<Root: AnyObject, Value>(_ reader: @escaping (Root) -> Value) {
             valueType = Value.self
-            read = { object in (object as? Root).map(reader) }
+            // Not `(object as? Root).map(reader)`: unspecialised, that looks up `Value?`'s metadata at every read.
+            read = { object in
+                guard let root = object as? Root else { return nil }
+                return reader(root)
+            }
         }
 
         /// The stored property `name` of the nearest superclass with one, read through `Mirror`: for an
