@@ -74,7 +74,9 @@ struct JSONPointerTests {
         #expect(JSONPointer.arrayIndex("0") == 0)
         #expect(JSONPointer.arrayIndex("7") == 7)
         #expect(JSONPointer.arrayIndex("10") == 10)
-        for token in ["", "-", "01", "00", "1a", "+1", "-1", " 1", "1.0", "99999999999999999999", "٣"] {
+        #expect(JSONPointer.arrayIndex(String(Int.max)) == Int.max)
+        let overflowing = ["99999999999999999999", String(Int.max) + "0", "9223372036854775808"]
+        for token in ["", "-", "01", "00", "1a", "+1", "-1", " 1", "1.0", "٣"] + overflowing {
             #expect(JSONPointer.arrayIndex(token) == nil, "\(token)")
         }
     }

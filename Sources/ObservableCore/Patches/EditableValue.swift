@@ -94,10 +94,20 @@ protocol PatchContainer {
     func element(at token: String) -> Any?
 }
 
+extension PatchContainer {
+    /// The element `token` names in `value`, a value of this type: a cast to it, which is cheaper
+    /// than one to the protocol.
+    static func element(of value: Any, at token: String) -> Any? {
+        (value as? Self)?.element(at: token)
+    }
+}
+
 // `elementType` is `ObjectContainer`'s.
 extension Array: PatchContainer {
     func element(at token: String) -> Any? {
-        JSONPointer.arrayIndex(token).flatMap { indices.contains($0) ? self[$0] : nil }
+        // Not through `flatMap`: unspecialised, that looks up `Element?`'s metadata at every call.
+        guard let index = JSONPointer.arrayIndex(token), indices.contains(index) else { return nil }
+        return self[index]
     }
 }
 

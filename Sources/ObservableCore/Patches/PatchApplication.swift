@@ -135,11 +135,25 @@ struct PlannedEdit {
     }
 
     private static func decoded(_ value: JSONValue, as type: Any.Type) throws(JSONPatchError.Reason) -> Any {
+        if let scalar = scalar(value, as: type) { return scalar }
         guard let decodable = type as? any Decodable.Type else { throw .notCodable(type: "\(type)") }
         do {
             return try decodedValue(value, as: decodable)
         } catch {
             throw .typeMismatch(type: "\(type)", "\(error)")
+        }
+    }
+
+    /// `value` as a `String`, `Bool`, `Int` or `Double` when it is exactly one, as `JSONDecoder` decodes
+    /// it, without the round trip through text; `nil` for anything else, which `JSONDecoder` decodes
+    /// or refuses.
+    private static func scalar(_ value: JSONValue, as type: Any.Type) -> Any? {
+        switch value {
+        case .string(let string) where type == String.self: string
+        case .bool(let bool) where type == Bool.self: bool
+        case .integer(let integer) where type == Int.self: Int(exactly: integer).map { $0 as Any }
+        case .number(let number) where type == Double.self && number.isFinite: number
+        default: nil
         }
     }
 

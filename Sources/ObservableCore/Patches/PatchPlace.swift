@@ -32,22 +32,21 @@ struct PatchPlace {
             var inner: [String] = []
             var reachedObject = false
             while position < tokens.count {
-                while let optional = type as? any OptionalProtocol.Type {
-                    type = optional.wrappedType
-                    value = value.flatMap(unwrappedOptional)
-                }
-                if let childClass = type as? AnyClass, type is any KeyValueObservable.Type {
-                    object = value.map { $0 as AnyObject }
+                let walked = PatchWalkedType.of(type)
+                type = walked.unwrapped
+                if walked.isOptional { value = value.flatMap(unwrappedOptional) }
+                if let asObject = walked.object, let childClass = type as? AnyClass {
+                    object = value.flatMap(asObject)
                     objectClass = object.map { Swift.type(of: $0) } ?? childClass
                     reachedObject = true
                     break
                 }
                 let token = tokens[position]
-                guard let container = type as? any PatchContainer.Type else {
+                guard let container = walked.container else {
                     throw .notFound(JSONPointer(tokens: Array(tokens[...position])))
                 }
                 type = container.elementType
-                value = value.flatMap { ($0 as? any PatchContainer)?.element(at: token) }
+                value = value.flatMap { container.element(of: $0, at: token) }
                 inner.append(token)
                 position += 1
             }
@@ -74,12 +73,19 @@ struct PatchPlace {
     func owner(in document: AnyObject) -> AnyObject? {
         var current: Any? = document
         for token in ownerTokens {
-            guard let value = current.flatMap(unwrappedOptional) else { return nil }
-            if let object = ObjectContents.object(value) {
+            guard var value = current else { return nil }
+            var walked = PatchWalkedType.of(Swift.type(of: value))
+            if walked.isOptional {
+                guard let unwrapped = unwrappedOptional(value) else { return nil }
+                value = unwrapped
+                walked = PatchWalkedType.of(Swift.type(of: value))
+            }
+            if let asObject = walked.object {
+                guard let object = asObject(value) else { return nil }
                 let property = ListedProperties.of(Swift.type(of: object))?.property(token, keyed: true)
                 current = property?.storage.read(object) ?? nil
             } else {
-                current = (value as? any PatchContainer)?.element(at: token)
+                current = walked.container?.element(of: value, at: token)
             }
         }
         return current.flatMap(unwrappedOptional).flatMap(ObjectContents.object)
