@@ -105,8 +105,9 @@ extension PatchContainer {
 // `elementType` is `ObjectContainer`'s.
 extension Array: PatchContainer {
     func element(at token: String) -> Any? {
-        // Not through `flatMap`: unspecialised, that looks up `Element?`'s metadata at every call.
-        guard let index = JSONPointer.arrayIndex(token), indices.contains(index) else { return nil }
+        // Neither `flatMap` nor `indices`: unspecialised, each looks up a generic type's metadata at
+        // every call. An index is never negative.
+        guard let index = JSONPointer.arrayIndex(token), index < count else { return nil }
         return self[index]
     }
 }

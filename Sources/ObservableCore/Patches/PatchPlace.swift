@@ -73,13 +73,7 @@ struct PatchPlace {
     func owner(in document: AnyObject) -> AnyObject? {
         var current: Any? = document
         for token in ownerTokens {
-            guard var value = current else { return nil }
-            var walked = PatchWalkedType.of(Swift.type(of: value))
-            if walked.isOptional {
-                guard let unwrapped = unwrappedOptional(value) else { return nil }
-                value = unwrapped
-                walked = PatchWalkedType.of(Swift.type(of: value))
-            }
+            guard let (value, walked) = Self.unwrapped(current) else { return nil }
             if let asObject = walked.object {
                 guard let object = asObject(value) else { return nil }
                 let property = ListedProperties.of(Swift.type(of: object))?.property(token, keyed: true)
@@ -88,7 +82,17 @@ struct PatchPlace {
                 current = walked.container?.element(of: value, at: token)
             }
         }
-        return current.flatMap(unwrappedOptional).flatMap(ObjectContents.object)
+        guard let (value, walked) = Self.unwrapped(current) else { return nil }
+        return walked.object?(value)
+    }
+
+    /// `value` without its optionals, with what the walk needs of its type; `nil` for none.
+    private static func unwrapped(_ value: Any?) -> (Any, PatchWalkedType)? {
+        guard let value else { return nil }
+        let walked = PatchWalkedType.of(Swift.type(of: value))
+        guard walked.isOptional else { return (value, walked) }
+        guard let unwrapped = unwrappedOptional(value) else { return nil }
+        return (unwrapped, PatchWalkedType.of(Swift.type(of: unwrapped)))
     }
 
     /// Learns the key paths of the classes of the objects `value` holds, at any depth, for the
