@@ -15,6 +15,13 @@ extension Optional: OptionalProtocol {
     }
 }
 
+/// `T` for `T?`, `T??`, …; other types unchanged.
+func unwrappedOptionalType(_ type: Any.Type) -> Any.Type {
+    var type = type
+    while let optional = type as? any OptionalProtocol.Type { type = optional.wrappedType }
+    return type
+}
+
 /// The value inside any number of optionals, `nil` when one of them is `nil`.
 func unwrappedOptional(_ value: Any) -> Any? {
     var value = value

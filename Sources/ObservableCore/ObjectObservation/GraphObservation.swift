@@ -230,11 +230,8 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
         // With the values and changes the nodes' options give, the node's change is handed on as it is.
         if passesChangesOn { return handler(root, change) }
         guard options.sends(isPrior: change.isPrior, old: change.oldValue, new: change.newValue) else { return }
-        let (old, new) = (change.old, change.new)
-        if change.changedObject == nil, change.mutation == nil, old.string == nil, old.reference == nil,
-            new.string == nil, new.reference == nil
-        {
-            return handOnBytes(root, change.property, old.bytesType, old.bytes, new.bytesType, new.bytes, change)
+        if change.changedObject == nil, change.mutation == nil, change.old.isBytes, change.new.isBytes {
+            return handOnBytes(root, change)
         }
         // A new change, field by field (a copy of the whole would go through its value witness).
         let delivered = PropertyChange(
@@ -246,16 +243,14 @@ final class GraphObservation: AnyObservation, @unchecked Sendable {
     /// A root's change of bytes made again from its fields, apart (not inlined: the compiler would
     /// merge its call with the general one), so that the compiler sees it holds nothing to release.
     @inline(never)
-    private func handOnBytes(
-        _ root: AnyObject, _ property: Unmanaged<ObjectProperty>, _ oldType: Any.Type?, _ old: KeyedValue.Bytes,
-        _ newType: Any.Type?, _ new: KeyedValue.Bytes, _ change: borrowing PropertyChange
-    ) {
+    private func handOnBytes(_ root: AnyObject, _ change: borrowing PropertyChange) {
+        let (old, new) = (change.old, change.new)
         handler(
             root,
             PropertyChange(
-                options: options, property: property, old: KeyedValue(oldType, bytes: old),
-                new: KeyedValue(newType, bytes: new), isPrior: change.isPrior, mutation: nil, location: change.location)
-        )
+                options: options, property: change.property, old: KeyedValue(old.bytesType, bytes: old.bytes),
+                new: KeyedValue(new.bytesType, bytes: new.bytes), isPrior: change.isPrior, mutation: nil,
+                location: change.location))
     }
 
     private func rewire(_ id: ObjectIdentifier, _ object: AnyObject, _ change: PropertyChange) {

@@ -12,7 +12,7 @@ struct JournalByteSet {
 
     /// The set of `property` from `old` to `new`; `nil` when either is not bytes.
     init?(setting property: Unmanaged<ObjectProperty>, old: KeyedValue, new: KeyedValue, entriesBefore: Int) {
-        guard old.string == nil, old.reference == nil, new.string == nil, new.reference == nil else { return nil }
+        guard old.isBytes, new.isBytes else { return nil }
         self.property = property
         oldType = old.bytesType
         self.old = old.bytes

@@ -27,8 +27,7 @@ struct PatchWalkedType: @unchecked Sendable {  // immutable; the metatypes are i
     }
 
     private init(_ type: Any.Type) {
-        var unwrapped = type
-        while let optional = unwrapped as? any OptionalProtocol.Type { unwrapped = optional.wrappedType }
+        let unwrapped = unwrappedOptionalType(type)
         self.unwrapped = unwrapped
         isOptional = unwrapped != type
         container = unwrapped as? any PatchContainer.Type

@@ -8,9 +8,8 @@ final class PlainValueEncoding {
 
     init(_ property: ObjectProperty) {
         rootPointer = JSONPointer(tokens: [property.name])
-        var type = property.valueType
         // A value is kept unwrapped from its optionals.
-        while let optional = type as? any OptionalProtocol.Type { type = optional.wrappedType }
+        let type = unwrappedOptionalType(property.valueType)
         func typed<Value: Encodable>(_: Value.Type) -> (KeyedValue) throws -> JSONValue? {
             { kept in
                 guard let value = kept.value(as: Value.self) else { return nil }

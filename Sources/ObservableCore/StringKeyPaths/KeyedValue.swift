@@ -61,6 +61,10 @@ struct KeyedValue {
     /// Whether the value is none, bytes or a `String`: no object, nor a box that may hold one.
     var isPlain: Bool { reference == nil }
 
+    /// Whether the value is none or bytes: a copy of it made from `bytesType` and `bytes` holds
+    /// nothing to release.
+    var isBytes: Bool { string == nil && reference == nil }
+
     /// Whether a `Value` is kept as its bytes.
     static func keepsBytes<Value>(_: Value.Type) -> Bool {
         _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<Bytes>.size

@@ -152,13 +152,6 @@ private struct StringKeyPathStandIn<Root> {
     subscript(path path: String) -> Void { () }
 }
 
-/// `T` for `T?`, `T??`, …; other types unchanged.
-private func unwrappedOptionalType(_ type: Any.Type) -> Any.Type {
-    var type = type
-    while let optional = type as? OptionalProtocol.Type { type = optional.wrappedType }
-    return type
-}
-
 extension KeyValueObservable {
     /// Unavailable for a class that `@KeyValueObservable` does not list: string keys find properties
     /// in its list.
