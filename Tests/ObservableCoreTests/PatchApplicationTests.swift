@@ -2,6 +2,16 @@ import Foundation
 import ObservableCore
 import Testing
 
+/// A document of the scalars a patch decodes without `JSONDecoder`.
+@KeyValueObservable
+private final class Scalars: Codable {
+    var count = 0
+    var ratio = 0.0
+    var flag = false
+    var name = ""
+    init() {}
+}
+
 @Suite("Applying a JSON Patch to a document of objects")
 struct PatchApplicationTests {
     private static func patch(_ text: String) throws -> [JSONPatchOperation] {
@@ -72,6 +82,36 @@ struct PatchApplicationTests {
         }
         #expect(told == 0)
         token.cancel()
+    }
+
+    @Test("a scalar is set to what JSONDecoder decodes from the value, and refused where it refuses it")
+    func scalarsAsJSONDecoderDecodes() throws {
+        let values: [JSONValue] = [
+            .integer(3), .integer(-1), .integer(.max), .number(2.5), .number(3), .number(-0.0), .number(.infinity),
+            .bool(true), .bool(false), .string("s"), .string(""), .null, .array([]), .object([]),
+        ]
+        func check<Value: Codable & Equatable>(
+            _ name: String, _ keyPath: ReferenceWritableKeyPath<Scalars, Value>, _ value: JSONValue
+        ) {
+            let document = Scalars()
+            let before = document[keyPath: keyPath]
+            let expected = (try? JSONEncoder().encode(value)).flatMap {
+                try? JSONDecoder().decode(Value.self, from: $0)
+            }
+            let patch = [JSONPatchOperation(.replace(value), at: JSONPointer(tokens: [name]))]
+            do {
+                try document.apply(patch)
+                #expect(expected != nil && document[keyPath: keyPath] == expected, "\(name) \(value)")
+            } catch {
+                #expect(expected == nil && document[keyPath: keyPath] == before, "\(name) \(value)")
+            }
+        }
+        for value in values {
+            check("count", \.count, value)
+            check("ratio", \.ratio, value)
+            check("flag", \.flag, value)
+            check("name", \.name, value)
+        }
     }
 
     @Test("a private property is refused exactly as a missing one is, and so is a weak one")
