@@ -78,7 +78,7 @@ public final class ObservationController<Observer: AnyObject> {
                 object, keyPath, interned, options: options, origin: .controller,
                 onObservedDeallocated: registration.deallocationHook, handler: { registration.deliver($0, $1) },
                 notify: { TypedDirectObservation<Object, Value>.notifyFunction(options: options) },
-                leafDelivery: PathObservation<Object, Value>.leafDeliveryFunction)
+                leafDelivery: { PathObservation<Object, Value>.leafDeliveryFunction })
         }
     }
 

@@ -114,15 +114,13 @@ final class KeyPathResolutions: @unchecked Sendable {
         }
     }
 
-    /// The plan of `keyPath` on `rootType`, made if there is none. Not a static method of
-    /// `TypedPathPlan`, which looked up generic metadata at every registration.
+    /// The plan of `keyPath` on `rootType`, made by `make` if there is none. Not a static method of
+    /// `TypedPathPlan`, which looked up generic metadata at every registration; `make` is a function so
+    /// that a registration that finds the plan allocates none of its closures.
     func typedPlan<Root: AnyObject, Value>(
-        _ keyPath: InternedKeyPath, rootType: AnyClass, evaluate: @escaping (Root) -> Value, leafDelivery: LeafDelivery?
+        _ keyPath: InternedKeyPath, rootType: AnyClass, make: () -> TypedPathPlan<Root, Value>
     ) -> TypedPathPlan<Root, Value> {
-        let plan = plan(keyPath, rootType: rootType) {
-            TypedPathPlan(keyPath: keyPath, evaluate: evaluate, leafDelivery: leafDelivery)
-        }
-        return unsafeDowncast(plan, to: TypedPathPlan<Root, Value>.self)
+        unsafeDowncast(plan(keyPath, rootType: rootType, make: make), to: TypedPathPlan<Root, Value>.self)
     }
 
     func existingPlan(_ keyPath: InternedKeyPath, rootType: AnyClass) -> PathPlan? {

@@ -42,7 +42,7 @@ enum Registration {
             return resolve(
                 root, keyPath, interned, options: options, origin: origin, onObservedDeallocated: onObservedDeallocated,
                 handler: handler, notify: { TypedDirectObservation<Root, Value>.notifyFunction(options: options) },
-                leafDelivery: PathObservation<Root, Value>.leafDeliveryFunction)
+                leafDelivery: { PathObservation<Root, Value>.leafDeliveryFunction })
         }
         let observation = DirectObservation.make(
             options: options, keyPath: interned, onObservedDeallocated: onObservedDeallocated, handler: handler,
@@ -78,13 +78,15 @@ enum Registration {
         _ root: Root, _ typedKeyPath: KeyPath<Root, Value>, _ keyPath: InternedKeyPath, options: ObservationOptions,
         origin: ObservationOrigin, onObservedDeallocated: DeallocationHook?,
         handler: @escaping (Root, ObservedChange<Value>) -> Void,
-        notify: () -> EntryNotification, leafDelivery: LeafDelivery
+        notify: () -> EntryNotification, leafDelivery: () -> LeafDelivery
     ) -> AnyObservation {
         // What every observation of this path on this class shares; a path proven on this class
         // before is read through its stored fields (it force-unwraps nothing: that is part of the proof).
-        let plan = KeyPathResolutions.shared.typedPlan(
-            keyPath, rootType: type(of: root), evaluate: { (root: Root) in root[keyPath: typedKeyPath] },
-            leafDelivery: leafDelivery)
+        let plan = KeyPathResolutions.shared.typedPlan(keyPath, rootType: type(of: root)) {
+            TypedPathPlan(
+                keyPath: keyPath, evaluate: { (root: Root) in root[keyPath: typedKeyPath] },
+                leafDelivery: leafDelivery())
+        }
         var read: [ObserverList] = []
         if let stored = plan.storedPath.load(), let end = stored.read(root, recording: &read) {
             return observePath(

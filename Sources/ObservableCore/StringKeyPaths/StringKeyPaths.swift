@@ -114,9 +114,10 @@ struct StringKeyPath: Sendable {
             return observation
         }
         let (initial, accesses) = Tracking.evaluate { self.value(of: root) }
-        let plan = KeyPathResolutions.shared.typedPlan(
-            standIn.keyPath, rootType: type(of: root), evaluate: { (root: Root) in self.value(of: root) },
-            leafDelivery: nil)
+        let plan = KeyPathResolutions.shared.typedPlan(standIn.keyPath, rootType: type(of: root)) {
+            TypedPathPlan(
+                keyPath: standIn.keyPath, evaluate: { (root: Root) in self.value(of: root) }, leafDelivery: nil)
+        }
         return Registration.observePath(
             root, plan: plan, firstRead: .tracked(accesses), initialValue: { initial }, options: options,
             origin: origin,
