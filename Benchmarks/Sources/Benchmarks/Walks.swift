@@ -19,7 +19,14 @@ func observableCoreWalkSet(_ person: AnyObject, _ value: String) {
     (person as! WalkedPerson).name = value
 }
 
-/// "Registering `\.address?.city`": the first observation of that path on its class.
+/// "Registering `\.address?.city`": an observation of that path on a class that has been observed
+/// through it before, as every registration but the first is.
+@inline(never)
+func observableCoreWalkLaterNestedRegistration(_ person: AnyObject) -> ObservationToken {
+    (person as! WalkedPerson).observe(\.address?.city) { _, _ in }
+}
+
+/// "The first registration of a path on a class": the first observation of that path on its class.
 @inline(never)
 func observableCoreWalkNestedRegistration(_ person: AnyObject) -> ObservationToken {
     (person as! WalkedPerson).observe(\.address?.city) { _, _ in }
@@ -34,6 +41,7 @@ func runWalks() {
     person.name = "first"
     observableCoreWalkSet(person, "walked")
     let path = observableCoreWalkNestedRegistration(person)
-    print("walks\tset heard \(heard)\tpath active \(path.isActive)")
-    withExtendedLifetime((token, path)) {}
+    let laterPath = observableCoreWalkLaterNestedRegistration(person)
+    print("walks\tset heard \(heard)\tpath active \(path.isActive && laterPath.isActive)")
+    withExtendedLifetime((token, path, laterPath)) {}
 }
