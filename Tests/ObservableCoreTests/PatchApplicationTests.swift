@@ -1,5 +1,6 @@
 import Foundation
 import ObservableCore
+import Synchronization
 import Testing
 
 /// A document of the scalars a patch decodes without `JSONDecoder`.
@@ -10,6 +11,45 @@ private final class Scalars: Codable {
     var flag = false
     var name = ""
     init() {}
+}
+
+/// How often the chapters of one document were encoded.
+private final class EncodingCount: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func add() { value.withLock { $0 += 1 } }
+    func reset() { value.withLock { $0 = 0 } }
+}
+
+/// A chapter that counts its encodings, to show what checking a patch encodes.
+@KeyValueObservable
+private final class CountedChapter: Codable {
+    var title: String
+    var sections: [CountedChapter] = []
+    @Unobserved let encodings: EncodingCount
+
+    init(_ title: String, encodings: EncodingCount) {
+        self.title = title
+        self.encodings = encodings
+    }
+
+    required init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        title = try container.decode(String.self, forKey: .title)
+        sections = try container.decode([CountedChapter].self, forKey: .sections)
+        encodings = EncodingCount()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        encodings.add()
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(sections, forKey: .sections)
+    }
+
+    private enum Keys: String, CodingKey {
+        case title, sections
+    }
 }
 
 @Suite("Applying a JSON Patch to a document of objects")
@@ -198,6 +238,42 @@ struct PatchApplicationTests {
         }
         let deep = JSONPointer(tokens: ["parts", "0"] + Array(repeating: "notes", count: 10_000))
         #expect(throws: JSONPatchError.self) { try book.apply([JSONPatchOperation(.add(.null), at: deep)]) }
+    }
+
+    @Test("checking a patch encodes the objects its paths go into, one level each, and a value it reads whole")
+    func checkEncodesWhatPathsReach() throws {
+        let encodings = EncodingCount()
+        let book = CountedChapter("book", encodings: encodings)
+        book.sections = (0..<10).map { chapter in
+            let section = CountedChapter("\(chapter)", encodings: encodings)
+            section.sections = (0..<10).map { CountedChapter("\(chapter).\($0)", encodings: encodings) }
+            return section
+        }
+        // The first apply also learns the class's key paths, by encoding it once.
+        try book.apply([JSONPatchOperation(.replace(.string("first")), at: JSONPointer("/title"))])
+        encodings.reset()
+
+        try book.apply([JSONPatchOperation(.replace(.string("x")), at: JSONPointer("/sections/3/sections/4/title"))])
+        #expect(book.sections[3].sections[4].title == "x")
+        #expect(encodings.count == 3)  // the book, section 3, and its section 4
+
+        let expected = try JSONValue(encoding: book.sections[5])
+        #expect(encodings.count == 3 + 11)
+        encodings.reset()
+        try book.apply([JSONPatchOperation(.test(expected), at: JSONPointer("/sections/5"))])
+        #expect(encodings.count == 1 + 11)  // the book one level, then section 5 and its ten whole
+
+        encodings.reset()
+        let refused = try [JSONPatchOperation(.replace(.integer(1)), at: JSONPointer("/sections/9/sections/10/title"))]
+        #expect(throws: JSONPatchError.self) { try book.apply(refused) }
+        #expect(encodings.count == 2)
+
+        // A document with a cycle: encoding it whole would never end; a path that does not go round
+        // the cycle is checked and applied.
+        book.sections[0].sections.append(book)
+        defer { book.sections[0].sections.removeAll() }
+        try book.apply([JSONPatchOperation(.replace(.string("cyclic")), at: JSONPointer("/sections/1/title"))])
+        #expect(book.sections[1].title == "cyclic")
     }
 
     @Test("an undo history and a change tracker see a patch: undone whole as a group, reverted, redone")

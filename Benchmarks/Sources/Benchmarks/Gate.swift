@@ -15,7 +15,7 @@ struct GateCase {
 }
 
 /// The cases counted, in order.
-let gateCases = fixedGateCases + recordingGateCases
+let gateCases = fixedGateCases + recordingGateCases + applyingGateCases
 
 private let fixedGateCases = [
     GateCase(id: "get", group: "get", name: Name.observed, iterations: 20_000),
@@ -120,6 +120,14 @@ private let recordingGateCases = [
     ("patch: deep observer (reference)", Name.graph + " (old+new)"),
     ("patch: whole-object observer (reference)", Name.wholeObject + " (old+new)"),
 ].map { GateCase(id: $0, group: "JSON Patch: recording a set", name: $1, iterations: 10_240) }
+
+// A one-operation patch costs what its path reaches, not the whole document's encoding.
+private let applyingGateCases = [
+    GateCase(
+        id: "patch: apply of 1 replace, 10,000-object document",
+        group: "JSON Patch: 10,000 operations, 10,000-object document", name: Name.observed + " apply(_:) of 1 replace",
+        iterations: 1_000)
+]
 
 /// The function whose instructions callgrind counts (`--toggle-collect`, `--dump-after`, matching the
 /// name inside its mangled symbol): one profile per call.

@@ -31,24 +31,17 @@ struct PatchPlan {
 
     init(_ patch: [JSONPatchOperation], for document: AnyObject) throws(JSONPatchError) {
         guard !patch.isEmpty else { return }
-        var json: JSONValue
-        do {
-            guard let encodable = document as? any Encodable else {
-                throw JSONPatchError.Reason.notCodable(type: "\(type(of: document))")
-            }
-            json = try JSONValue(encoding: encodable)
-        } catch {
-            throw JSONPatchError(
-                index: 0, operation: patch[0],
-                reason: error as? JSONPatchError.Reason ?? .notCodable(type: "\(type(of: document))"))
+        guard let encodable = document as? any Encodable else {
+            throw JSONPatchError(index: 0, operation: patch[0], reason: .notCodable(type: "\(type(of: document))"))
         }
+        // The document's JSON, each object encoded only when an operation's path goes into it.
+        let json = JSONNode(deferring: encodable)
         for (index, operation) in patch.enumerated() {
             do throws(JSONPatchError.Reason) {
-                // Only a move or a copy reads the value before it; keeping it otherwise would make
-                // every operation copy the containers on its way.
+                // Only a move or a copy reads the value before it.
                 let before: JSONValue?
                 switch operation.operation {
-                case .move(let from), .copy(let from): before = json.value(at: from)
+                case .move(let from), .copy(let from): before = try json.node(at: from.tokens)?.value()
                 default: before = nil
                 }
                 try json.apply(operation)

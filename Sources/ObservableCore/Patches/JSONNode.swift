@@ -1,0 +1,259 @@
+import Foundation
+
+/// A JSON value as a tree changed in place: what `JSONValueEncoder` writes into, and what a patch is
+/// applied to when it is checked. A node may hold what is read only when a path goes into it (a
+/// class instance not yet encoded, or a whole value not yet split), so that checking a patch against
+/// a document encodes the objects its paths reach, not the whole document.
+final class JSONNode {
+    /// The value, while it has no members or elements: a scalar, or a whole value not yet split.
+    var scalar: JSONValue = .null
+    var members: [(name: String, node: JSONNode)]?
+    var elements: [JSONNode]?
+    /// A class instance whose encoding this node stands for, not yet encoded.
+    private var deferred: (any Encodable)?
+    /// Whether a class instance stored below is deferred rather than encoded.
+    let defersObjects: Bool
+
+    init(defersObjects: Bool = false) {
+        self.defersObjects = defersObjects
+    }
+
+    /// `value`, split when a path goes into it.
+    convenience init(_ value: JSONValue, defersObjects: Bool) {
+        self.init(defersObjects: defersObjects)
+        scalar = value
+    }
+
+    /// `object`'s encoding, one level of it written when a path goes into it; the class instances it
+    /// holds are deferred in turn.
+    convenience init(deferring object: any Encodable) {
+        self.init(defersObjects: true)
+        deferred = object
+    }
+
+    /// Encodes `value` into this node (a class instance deferred, in a tree that defers them).
+    func store<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
+        if Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self {
+            // As `JSONEncoder` writes them, which is its own way.
+            scalar = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        } else if defersObjects, Value.self is AnyObject.Type {
+            deferred = value
+        } else {
+            try value.encode(to: Writer(node: self, codingPath: codingPath))
+        }
+    }
+
+    /// The member `name`, replacing one of that name.
+    func member(_ name: String) -> JSONNode {
+        let node = JSONNode(defersObjects: defersObjects)
+        if let index = members?.firstIndex(where: { $0.name == name }) {
+            members?[index].node = node
+        } else {
+            members?.append((name, node))
+        }
+        return node
+    }
+
+    func element() -> JSONNode {
+        let node = JSONNode(defersObjects: defersObjects)
+        elements?.append(node)
+        return node
+    }
+
+    /// The value of a tree that defers nothing.
+    var json: JSONValue {
+        precondition(deferred == nil, "JSONNode.json: a deferred object must be read with value()")
+        if let members { return .object(members.map { ($0.name, $0.node.json) }) }
+        if let elements { return .array(elements.map(\.json)) }
+        return scalar
+    }
+
+    /// The value, whole: the objects deferred below it encoded.
+    func value() throws(JSONPatchError.Reason) -> JSONValue {
+        if let deferred {
+            do {
+                let whole = JSONNode()
+                try whole.store(deferred, codingPath: [])
+                return whole.json
+            } catch {
+                throw .notCodable(type: "\(type(of: deferred))")
+            }
+        }
+        if let members {
+            var values: [(name: String, value: JSONValue)] = []
+            values.reserveCapacity(members.count)
+            for (name, node) in members { values.append((name, try node.value())) }
+            return .object(values)
+        }
+        if let elements {
+            var values: [JSONValue] = []
+            values.reserveCapacity(elements.count)
+            for node in elements { values.append(try node.value()) }
+            return .array(values)
+        }
+        return scalar
+    }
+
+    /// Makes the members or elements readable: a deferred object encoded one level, a whole value split.
+    func open() throws(JSONPatchError.Reason) {
+        while let object = deferred {
+            deferred = nil
+            do {
+                try object.encode(to: Writer(node: self, codingPath: []))
+            } catch {
+                throw .notCodable(type: "\(type(of: object))")
+            }
+        }
+        guard members == nil, elements == nil else { return }
+        if case .object(let values) = scalar {
+            scalar = .null
+            members = values.map { ($0.name, JSONNode($0.value, defersObjects: defersObjects)) }
+        } else if case .array(let values) = scalar {
+            scalar = .null
+            elements = values.map { JSONNode($0, defersObjects: defersObjects) }
+        }
+    }
+
+    /// Takes `other`'s value, which is then not to be used.
+    func take(_ other: JSONNode) {
+        scalar = other.scalar
+        members = other.members
+        elements = other.elements
+        deferred = other.deferred
+    }
+}
+
+extension JSONNode {
+    /// The `Encoder` that writes a value into a node.
+    struct Writer: Encoder {
+        let node: JSONNode
+        let codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
+            if node.members == nil { node.members = [] }
+            return KeyedEncodingContainer(Keyed(node: node, codingPath: codingPath))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            if node.elements == nil { node.elements = [] }
+            return Unkeyed(node: node, codingPath: codingPath)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer {
+            Single(node: node, codingPath: codingPath)
+        }
+    }
+
+    private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let node: JSONNode
+        let codingPath: [any CodingKey]
+
+        mutating func encodeNil(forKey key: Key) {
+            node.member(key.stringValue).scalar = .null
+        }
+
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            try node.member(key.stringValue).store(value, codingPath: codingPath + [key])
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy _: NestedKey.Type, forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
+            let nested = node.member(key.stringValue)
+            nested.members = []
+            return KeyedEncodingContainer(Keyed<NestedKey>(node: nested, codingPath: codingPath + [key]))
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            let nested = node.member(key.stringValue)
+            nested.elements = []
+            return Unkeyed(node: nested, codingPath: codingPath + [key])
+        }
+
+        mutating func superEncoder() -> any Encoder {
+            Writer(node: node.member("super"), codingPath: codingPath)
+        }
+
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            Writer(node: node.member(key.stringValue), codingPath: codingPath + [key])
+        }
+    }
+
+    private struct Unkeyed: UnkeyedEncodingContainer {
+        let node: JSONNode
+        let codingPath: [any CodingKey]
+        var count: Int { node.elements?.count ?? 0 }
+
+        mutating func encodeNil() {
+            node.element().scalar = .null
+        }
+
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            try node.element().store(value, codingPath: codingPath)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy _: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
+            let nested = node.element()
+            nested.members = []
+            return KeyedEncodingContainer(Keyed<NestedKey>(node: nested, codingPath: codingPath))
+        }
+
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            let nested = node.element()
+            nested.elements = []
+            return Unkeyed(node: nested, codingPath: codingPath)
+        }
+
+        mutating func superEncoder() -> any Encoder {
+            Writer(node: node.element(), codingPath: codingPath)
+        }
+    }
+
+    /// Each primitive is written here: the default for one would encode it through its own
+    /// `encode(to:)`, which asks for this container again.
+    private struct Single: SingleValueEncodingContainer {
+        let node: JSONNode
+        let codingPath: [any CodingKey]
+
+        mutating func encodeNil() { node.scalar = .null }
+        mutating func encode(_ value: Bool) { node.scalar = .bool(value) }
+        mutating func encode(_ value: String) { node.scalar = .string(value) }
+        mutating func encode(_ value: Double) throws { node.scalar = try number(value) }
+        mutating func encode(_ value: Float) throws {
+            // As JSONEncoder writes it: the float's shortest text, read back as a double.
+            node.scalar = try number(value.isFinite ? Double(value.description) ?? Double(value) : Double(value))
+        }
+        mutating func encode(_ value: Int) { node.scalar = .integer(Int64(value)) }
+        mutating func encode(_ value: Int8) { node.scalar = .integer(Int64(value)) }
+        mutating func encode(_ value: Int16) { node.scalar = .integer(Int64(value)) }
+        mutating func encode(_ value: Int32) { node.scalar = .integer(Int64(value)) }
+        mutating func encode(_ value: Int64) { node.scalar = .integer(value) }
+        mutating func encode(_ value: UInt) { node.scalar = Self.unsigned(UInt64(value)) }
+        mutating func encode(_ value: UInt8) { node.scalar = .integer(Int64(value)) }
+        mutating func encode(_ value: UInt16) { node.scalar = .integer(Int64(value)) }
+        mutating func encode(_ value: UInt32) { node.scalar = .integer(Int64(value)) }
+        mutating func encode(_ value: UInt64) { node.scalar = Self.unsigned(value) }
+        mutating func encode<T: Encodable>(_ value: T) throws { try node.store(value, codingPath: codingPath) }
+
+        private static func unsigned(_ value: UInt64) -> JSONValue {
+            Int64(exactly: value).map(JSONValue.integer) ?? .number(Double(value))
+        }
+
+        /// A double as JSON text reads back: integral ones as integers; not finite, refused as
+        /// JSONEncoder refuses it.
+        private func number(_ value: Double) throws -> JSONValue {
+            guard value.isFinite else {
+                throw EncodingError.invalidValue(
+                    value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not valid JSON")
+                )
+            }
+            if value.rounded() == value, let integer = Int64(exactly: value), abs(value) < 1e15 {
+                return .integer(integer)
+            }
+            return .number(value)
+        }
+    }
+}
