@@ -274,6 +274,15 @@ struct PatchApplicationTests {
         defer { book.sections[0].sections.removeAll() }
         try book.apply([JSONPatchOperation(.replace(.string("cyclic")), at: JSONPointer("/sections/1/title"))])
         #expect(book.sections[1].title == "cyclic")
+        // A value that holds the cycle is refused where it is read whole, not encoded for ever.
+        let readsCycle = try [JSONPatchOperation(.test(.null), at: JSONPointer("/sections/0"))]
+        #expect {
+            try book.apply(readsCycle)
+        } throws: { error in
+            (error as? JSONPatchError)?.reason == .notCodable(type: "CountedChapter")
+        }
+        #expect(throws: EncodingError.self) { try JSONValue(encoding: book) }
+        #expect(book.sections[1].title == "cyclic")
     }
 
     @Test("an undo history and a change tracker see a patch: undone whole as a group, reverted, redone")

@@ -31,15 +31,36 @@ final class JSONNode {
         deferred = object
     }
 
-    /// Encodes `value` into this node (a class instance deferred, in a tree that defers them).
-    func store<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
+    /// The class instances being encoded, outermost first: one met again is a cycle, whose encoding
+    /// would never end. Made at the first instance a value holds.
+    final class Encoding {
+        var objects: [ObjectIdentifier] = []
+    }
+
+    /// Encodes `value` into this node (a class instance deferred, in a tree that defers them);
+    /// `encoding`: the instances being encoded around it.
+    func store<Value: Encodable>(_ value: Value, codingPath: [any CodingKey], encoding: Encoding? = nil) throws {
         if Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self {
             // As `JSONEncoder` writes them, which is its own way.
             scalar = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
-        } else if defersObjects, Value.self is AnyObject.Type {
-            deferred = value
+        } else if Value.self is AnyObject.Type {
+            if defersObjects {
+                deferred = value
+                return
+            }
+            let encoding = encoding ?? Encoding()
+            let object = ObjectIdentifier(value as AnyObject)
+            guard !encoding.objects.contains(object) else {
+                throw EncodingError.invalidValue(
+                    value,
+                    EncodingError.Context(
+                        codingPath: codingPath, debugDescription: "\(Value.self) holds itself: a cycle"))
+            }
+            encoding.objects.append(object)
+            defer { encoding.objects.removeLast() }
+            try value.encode(to: Writer(node: self, codingPath: codingPath, encoding: encoding))
         } else {
-            try value.encode(to: Writer(node: self, codingPath: codingPath))
+            try value.encode(to: Writer(node: self, codingPath: codingPath, encoding: encoding))
         }
     }
 
@@ -99,7 +120,7 @@ final class JSONNode {
         while let object = deferred {
             deferred = nil
             do {
-                try object.encode(to: Writer(node: self, codingPath: []))
+                try object.encode(to: Writer(node: self, codingPath: [], encoding: nil))
             } catch {
                 throw .notCodable(type: "\(type(of: object))")
             }
@@ -128,33 +149,35 @@ extension JSONNode {
     struct Writer: Encoder {
         let node: JSONNode
         let codingPath: [any CodingKey]
+        let encoding: Encoding?
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
             if node.members == nil { node.members = [] }
-            return KeyedEncodingContainer(Keyed(node: node, codingPath: codingPath))
+            return KeyedEncodingContainer(Keyed(node: node, codingPath: codingPath, encoding: encoding))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
             if node.elements == nil { node.elements = [] }
-            return Unkeyed(node: node, codingPath: codingPath)
+            return Unkeyed(node: node, codingPath: codingPath, encoding: encoding)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            Single(node: node, codingPath: codingPath)
+            Single(node: node, codingPath: codingPath, encoding: encoding)
         }
     }
 
     private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: JSONNode
         let codingPath: [any CodingKey]
+        let encoding: Encoding?
 
         mutating func encodeNil(forKey key: Key) {
             node.member(key.stringValue).scalar = .null
         }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try node.member(key.stringValue).store(value, codingPath: codingPath + [key])
+            try node.member(key.stringValue).store(value, codingPath: codingPath + [key], encoding: encoding)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
@@ -162,27 +185,29 @@ extension JSONNode {
         ) -> KeyedEncodingContainer<NestedKey> {
             let nested = node.member(key.stringValue)
             nested.members = []
-            return KeyedEncodingContainer(Keyed<NestedKey>(node: nested, codingPath: codingPath + [key]))
+            return KeyedEncodingContainer(
+                Keyed<NestedKey>(node: nested, codingPath: codingPath + [key], encoding: encoding))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let nested = node.member(key.stringValue)
             nested.elements = []
-            return Unkeyed(node: nested, codingPath: codingPath + [key])
+            return Unkeyed(node: nested, codingPath: codingPath + [key], encoding: encoding)
         }
 
         mutating func superEncoder() -> any Encoder {
-            Writer(node: node.member("super"), codingPath: codingPath)
+            Writer(node: node.member("super"), codingPath: codingPath, encoding: encoding)
         }
 
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            Writer(node: node.member(key.stringValue), codingPath: codingPath + [key])
+            Writer(node: node.member(key.stringValue), codingPath: codingPath + [key], encoding: encoding)
         }
     }
 
     private struct Unkeyed: UnkeyedEncodingContainer {
         let node: JSONNode
         let codingPath: [any CodingKey]
+        let encoding: Encoding?
         var count: Int { node.elements?.count ?? 0 }
 
         mutating func encodeNil() {
@@ -190,7 +215,7 @@ extension JSONNode {
         }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try node.element().store(value, codingPath: codingPath)
+            try node.element().store(value, codingPath: codingPath, encoding: encoding)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy _: NestedKey.Type) -> KeyedEncodingContainer<
@@ -198,17 +223,17 @@ extension JSONNode {
         > {
             let nested = node.element()
             nested.members = []
-            return KeyedEncodingContainer(Keyed<NestedKey>(node: nested, codingPath: codingPath))
+            return KeyedEncodingContainer(Keyed<NestedKey>(node: nested, codingPath: codingPath, encoding: encoding))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let nested = node.element()
             nested.elements = []
-            return Unkeyed(node: nested, codingPath: codingPath)
+            return Unkeyed(node: nested, codingPath: codingPath, encoding: encoding)
         }
 
         mutating func superEncoder() -> any Encoder {
-            Writer(node: node.element(), codingPath: codingPath)
+            Writer(node: node.element(), codingPath: codingPath, encoding: encoding)
         }
     }
 
@@ -217,6 +242,7 @@ extension JSONNode {
     private struct Single: SingleValueEncodingContainer {
         let node: JSONNode
         let codingPath: [any CodingKey]
+        let encoding: Encoding?
 
         mutating func encodeNil() { node.scalar = .null }
         mutating func encode(_ value: Bool) { node.scalar = .bool(value) }
@@ -236,7 +262,9 @@ extension JSONNode {
         mutating func encode(_ value: UInt16) { node.scalar = .integer(Int64(value)) }
         mutating func encode(_ value: UInt32) { node.scalar = .integer(Int64(value)) }
         mutating func encode(_ value: UInt64) { node.scalar = Self.unsigned(value) }
-        mutating func encode<T: Encodable>(_ value: T) throws { try node.store(value, codingPath: codingPath) }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            try node.store(value, codingPath: codingPath, encoding: encoding)
+        }
 
         private static func unsigned(_ value: UInt64) -> JSONValue {
             Int64(exactly: value).map(JSONValue.integer) ?? .number(Double(value))
