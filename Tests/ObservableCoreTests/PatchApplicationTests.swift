@@ -52,6 +52,61 @@ private final class CountedChapter: Codable {
     }
 }
 
+/// Numbers that count their encodings, written as a JSON array: a value a patch's path may pass by.
+private struct CountedSamples: Codable {
+    var values: [Double]
+    let encodings: EncodingCount
+
+    init(_ values: [Double], encodings: EncodingCount) {
+        self.values = values
+        self.encodings = encodings
+    }
+
+    init(from decoder: any Decoder) throws {
+        values = try decoder.singleValueContainer().decode([Double].self)
+        encodings = EncodingCount()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        encodings.add()
+        var container = encoder.singleValueContainer()
+        try container.encode(values)
+    }
+}
+
+/// A value whose encoding always fails.
+private struct Unencodable: Codable {
+    init() {}
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(
+            0, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "no"))
+    }
+}
+
+/// An instance that encodes itself as its own single value, which no encoder can finish.
+private final class EncodesItself: Codable {
+    init() {}
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self)
+    }
+}
+
+/// A document whose patched property sits beside values a patch should not encode.
+@KeyValueObservable
+private final class Series: Codable {
+    var title = ""
+    var samples: CountedSamples
+    var broken = Unencodable()
+    var looping: [EncodesItself] = [EncodesItself()]
+
+    init(samples: CountedSamples) {
+        self.samples = samples
+    }
+}
+
 @Suite("Applying a JSON Patch to a document of objects")
 struct PatchApplicationTests {
     private static func patch(_ text: String) throws -> [JSONPatchOperation] {
@@ -283,6 +338,52 @@ struct PatchApplicationTests {
         }
         #expect(throws: EncodingError.self) { try JSONValue(encoding: book) }
         #expect(book.sections[1].title == "cyclic")
+    }
+
+    @Test("checking a patch encodes a value beside its paths only when one goes into it or reads it")
+    func checkPassesValuesBy() throws {
+        let encodings = EncodingCount()
+        let series = Series(samples: CountedSamples((0..<1_000).map(Double.init), encodings: encodings))
+        try series.apply([JSONPatchOperation(.replace(.string("first")), at: JSONPointer("/title"))])
+        encodings.reset()
+
+        // Beside the path: neither the numbers nor the value that cannot be encoded are.
+        try series.apply([JSONPatchOperation(.replace(.string("second")), at: JSONPointer("/title"))])
+        #expect(series.title == "second")
+        #expect(encodings.count == 0)
+
+        // Read whole by a test: encoded once.
+        let expected = JSONValue.array((0..<1_000).map { .integer(Int64($0)) })
+        try series.apply([
+            JSONPatchOperation(.test(expected), at: JSONPointer("/samples")),
+            JSONPatchOperation(.replace(.string("third")), at: JSONPointer("/title")),
+        ])
+        #expect(series.title == "third")
+        #expect(encodings.count == 1)
+
+        // Replaced: the new value decoded, the old one never encoded.
+        encodings.reset()
+        try series.apply([JSONPatchOperation(.replace(.array([.integer(7)])), at: JSONPointer("/samples"))])
+        #expect(series.samples.values == [7])
+        #expect(encodings.count == 0)
+
+        // Gone into or read whole, what cannot be encoded refuses the patch and changes nothing.
+        let refusals: [(JSONPatchOperation, String)] = try [
+            (JSONPatchOperation(.test(.null), at: JSONPointer("/broken")), "Unencodable"),
+            (JSONPatchOperation(.replace(.null), at: JSONPointer("/broken/x")), "Unencodable"),
+            (JSONPatchOperation(.replace(.null), at: JSONPointer("/looping/0/x")), "EncodesItself"),
+            (JSONPatchOperation(.test(.null), at: JSONPointer("/looping")), "Array<EncodesItself>"),
+        ]
+        for (operation, type) in refusals {
+            #expect {
+                try series.apply([
+                    JSONPatchOperation(.replace(.string("refused")), at: JSONPointer("/title")), operation,
+                ])
+            } throws: { error in
+                (error as? JSONPatchError)?.reason == .notCodable(type: type)
+            }
+            #expect(series.title == "third")
+        }
     }
 
     @Test("an undo history and a change tracker see a patch: undone whole as a group, reverted, redone")

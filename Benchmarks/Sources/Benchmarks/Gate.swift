@@ -121,13 +121,16 @@ private let recordingGateCases = [
     ("patch: whole-object observer (reference)", Name.wholeObject + " (old+new)"),
 ].map { GateCase(id: $0, group: "JSON Patch: recording a set", name: $1, iterations: 10_240) }
 
-// A one-operation patch costs what its path reaches, not the whole document's encoding.
+// A one-operation patch costs what its path reaches, not the whole document's encoding: neither
+// the objects it does not go into nor the values beside it.
 private let applyingGateCases = [
+    ("patch: apply of 1 replace, 10,000-object document", " apply(_:) of 1 replace (each"),
+    ("patch: apply of 1 replace beside 100,000 numbers", " apply(_:) of 1 replace beside"),
+].map {
     GateCase(
-        id: "patch: apply of 1 replace, 10,000-object document",
-        group: "JSON Patch: 10,000 operations, 10,000-object document", name: Name.observed + " apply(_:) of 1 replace",
+        id: $0, group: "JSON Patch: 10,000 operations, 10,000-object document", name: Name.observed + $1,
         iterations: 1_000)
-]
+}
 
 /// The function whose instructions callgrind counts (`--toggle-collect`, `--dump-after`, matching the
 /// name inside its mangled symbol): one profile per call.

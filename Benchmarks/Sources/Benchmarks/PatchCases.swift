@@ -25,6 +25,14 @@ final class PatchNode: Codable {
     init() {}
 }
 
+/// A document whose root holds a long array of numbers beside the property a patch sets.
+@KeyValueObservable
+final class PatchedSeries: Codable {
+    var title = ""
+    var samples: [Double] = (0..<100_000).map { Double($0) / 8 }
+    init() {}
+}
+
 /// The least a recorder does with a set it hears: the property's number and the value kept under a
 /// lock until read, then one `replace` made of them at the property's pointer, made once.
 final class LeastJournal: Sendable {
@@ -112,6 +120,10 @@ func patchBenchmarks() -> [Benchmark] {
         return JSONPatchOperation(.replace(.string("edit \(i)")), at: pointer)
     }
     let target = makePatchDocument()
+    let series = PatchedSeries()
+    let seriesTitles = (0..<16).map {
+        [JSONPatchOperation(.replace(.string("title \($0)")), at: JSONPointer(tokens: ["title"]))]
+    }
     let encoded = try! JSONEncoder().encode(source)
     return [
         Benchmark(group: recordGroup, name: Name.wholeObject + " (old+new)") { n in
@@ -172,6 +184,10 @@ func patchBenchmarks() -> [Benchmark] {
             n in
             for i in 0..<n { try! target.apply([operations[i % operations.count]]) }
             blackHole(target)
+        },
+        Benchmark(group: applyGroup, name: Name.observed + " apply(_:) of 1 replace beside 100,000 numbers") { n in
+            for i in 0..<n { try! series.apply(seriesTitles[i & 15]) }
+            blackHole(series)
         },
         Benchmark(
             group: applyGroup, name: "JSONEncoder of the 10,000 operations",

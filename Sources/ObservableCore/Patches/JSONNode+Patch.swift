@@ -23,9 +23,9 @@ extension JSONNode {
     func apply(_ operation: JSONPatchOperation) throws(JSONPatchError.Reason) {
         let path = operation.path
         switch operation.operation {
-        case .add(let value): try add(JSONNode(value, defersObjects: defersObjects), at: path.tokens[...])
+        case .add(let value): try add(JSONNode(value, defers: defers), at: path.tokens[...])
         case .remove: _ = try remove(at: path, replacingWith: nil)
-        case .replace(let value): _ = try remove(at: path, replacingWith: JSONNode(value, defersObjects: defersObjects))
+        case .replace(let value): _ = try remove(at: path, replacingWith: JSONNode(value, defers: defers))
         case .move(let from):
             guard from != path else {
                 guard try node(at: from.tokens) != nil else { throw .notFound(from) }
@@ -35,7 +35,7 @@ extension JSONNode {
             try add(try remove(at: from, replacingWith: nil), at: path.tokens[...])
         case .copy(let from):
             guard let value = try node(at: from.tokens)?.value() else { throw .notFound(from) }
-            try add(JSONNode(value, defersObjects: defersObjects), at: path.tokens[...])
+            try add(JSONNode(value, defers: defers), at: path.tokens[...])
         case .test(let expected):
             let found = try node(at: path.tokens)?.value()
             guard found == expected else { throw .testFailed(found: found) }
@@ -68,7 +68,7 @@ extension JSONNode {
     ) throws(JSONPatchError.Reason) -> JSONNode {
         guard let last = pointer.tokens.last else {
             guard let replacement else { throw .wholeDocument }
-            let removed = JSONNode(defersObjects: defersObjects)
+            let removed = JSONNode(defers: defers)
             removed.take(self)
             take(replacement)
             return removed

@@ -2,32 +2,34 @@ import Foundation
 
 /// A JSON value as a tree changed in place: what `JSONValueEncoder` writes into, and what a patch is
 /// applied to when it is checked. A node may hold what is read only when a path goes into it (a
-/// class instance not yet encoded, or a whole value not yet split), so that checking a patch against
-/// a document encodes the objects its paths reach, not the whole document.
+/// value not yet encoded, or a JSON value not yet split), so that checking a patch against a
+/// document encodes what its paths reach, not the whole document.
 final class JSONNode {
     /// The value, while it has no members or elements: a scalar, or a whole value not yet split.
     var scalar: JSONValue = .null
     var members: [(name: String, node: JSONNode)]?
     var elements: [JSONNode]?
-    /// A class instance whose encoding this node stands for, not yet encoded.
+    /// A value whose encoding this node stands for, not yet encoded.
     private var deferred: (any Encodable)?
-    /// Whether a class instance stored below is deferred rather than encoded.
-    let defersObjects: Bool
+    /// Whether what is stored below is deferred rather than encoded: a class instance, and any value
+    /// but a scalar that a keyed or unkeyed container holds (an array of numbers beside the property a
+    /// patch sets is then never encoded).
+    let defers: Bool
 
-    init(defersObjects: Bool = false) {
-        self.defersObjects = defersObjects
+    init(defers: Bool = false) {
+        self.defers = defers
     }
 
     /// `value`, split when a path goes into it.
-    convenience init(_ value: JSONValue, defersObjects: Bool) {
-        self.init(defersObjects: defersObjects)
+    convenience init(_ value: JSONValue, defers: Bool) {
+        self.init(defers: defers)
         scalar = value
     }
 
-    /// `object`'s encoding, one level of it written when a path goes into it; the class instances it
-    /// holds are deferred in turn.
+    /// `object`'s encoding, one level of it written when a path goes into it; what it holds is
+    /// deferred in turn.
     convenience init(deferring object: any Encodable) {
-        self.init(defersObjects: true)
+        self.init(defers: true)
         deferred = object
     }
 
@@ -37,14 +39,19 @@ final class JSONNode {
         var objects: [ObjectIdentifier] = []
     }
 
-    /// Encodes `value` into this node (a class instance deferred, in a tree that defers them);
-    /// `encoding`: the instances being encoded around it.
-    func store<Value: Encodable>(_ value: Value, codingPath: [any CodingKey], encoding: Encoding? = nil) throws {
+    /// Encodes `value` into this node, or in a tree that defers, keeps it for later: a class
+    /// instance, and with `defersValues` any value but a scalar. `encoding`: the instances being
+    /// encoded around it.
+    func store<Value: Encodable>(
+        _ value: Value, codingPath: [any CodingKey], encoding: Encoding? = nil, defersValues: Bool = false
+    ) throws {
         if Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self {
             // As `JSONEncoder` writes them, which is its own way.
             scalar = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        } else if defers, defersValues, !Self.isScalar(Value.self) {
+            deferred = value
         } else if Value.self is AnyObject.Type {
-            if defersObjects {
+            if defers {
                 deferred = value
                 return
             }
@@ -64,9 +71,14 @@ final class JSONNode {
         }
     }
 
+    /// A type whose encoding is one JSON scalar, cheaper written than kept.
+    private static func isScalar(_ type: Any.Type) -> Bool {
+        type == String.self || type == Int.self || type == Double.self || type == Bool.self
+    }
+
     /// The member `name`, replacing one of that name.
     func member(_ name: String) -> JSONNode {
-        let node = JSONNode(defersObjects: defersObjects)
+        let node = JSONNode(defers: defers)
         if let index = members?.firstIndex(where: { $0.name == name }) {
             members?[index].node = node
         } else {
@@ -76,7 +88,7 @@ final class JSONNode {
     }
 
     func element() -> JSONNode {
-        let node = JSONNode(defersObjects: defersObjects)
+        let node = JSONNode(defers: defers)
         elements?.append(node)
         return node
     }
@@ -115,23 +127,30 @@ final class JSONNode {
         return scalar
     }
 
-    /// Makes the members or elements readable: a deferred object encoded one level, a whole value split.
+    /// Makes the members or elements readable: a deferred value encoded one level, a JSON value split.
     func open() throws(JSONPatchError.Reason) {
-        while let object = deferred {
+        var opened: [ObjectIdentifier] = []
+        while let value = deferred {
             deferred = nil
             do {
-                try object.encode(to: Writer(node: self, codingPath: [], encoding: nil))
+                try value.encode(to: Writer(node: self, codingPath: [], encoding: nil))
             } catch {
-                throw .notCodable(type: "\(type(of: object))")
+                throw .notCodable(type: "\(type(of: value))")
+            }
+            // Instances that encode each other as their single value would be deferred in turn for ever.
+            if deferred != nil, type(of: value) is AnyClass {
+                let object = ObjectIdentifier(value as AnyObject)
+                guard !opened.contains(object) else { throw .notCodable(type: "\(type(of: value))") }
+                opened.append(object)
             }
         }
         guard members == nil, elements == nil else { return }
         if case .object(let values) = scalar {
             scalar = .null
-            members = values.map { ($0.name, JSONNode($0.value, defersObjects: defersObjects)) }
+            members = values.map { ($0.name, JSONNode($0.value, defers: defers)) }
         } else if case .array(let values) = scalar {
             scalar = .null
-            elements = values.map { JSONNode($0, defersObjects: defersObjects) }
+            elements = values.map { JSONNode($0, defers: defers) }
         }
     }
 
@@ -177,7 +196,8 @@ extension JSONNode {
         }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try node.member(key.stringValue).store(value, codingPath: codingPath + [key], encoding: encoding)
+            try node.member(key.stringValue).store(
+                value, codingPath: codingPath + [key], encoding: encoding, defersValues: true)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
@@ -215,7 +235,7 @@ extension JSONNode {
         }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try node.element().store(value, codingPath: codingPath, encoding: encoding)
+            try node.element().store(value, codingPath: codingPath, encoding: encoding, defersValues: true)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy _: NestedKey.Type) -> KeyedEncodingContainer<

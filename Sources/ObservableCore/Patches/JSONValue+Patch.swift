@@ -5,7 +5,7 @@ extension JSONValue {
     /// - Throws: ``JSONPatchError`` naming the first operation that cannot be applied and why.
     public func applying(_ patch: [JSONPatchOperation]) throws(JSONPatchError) -> JSONValue {
         // A tree changed in place, split only along the operations' paths.
-        let document = JSONNode(self, defersObjects: false)
+        let document = JSONNode(self, defers: false)
         for (index, operation) in patch.enumerated() {
             do throws(JSONPatchError.Reason) {
                 try document.apply(operation)
