@@ -56,9 +56,51 @@ struct JSONValueEncodingTests {
         }
     }
 
+    @Test("an object of many members encodes as its text does, a key written twice keeping the last value")
+    func manyMembers() throws {
+        let counts = Dictionary(uniqueKeysWithValues: (0..<2_000).map { ("k\($0)", $0) })
+        let encoded = try JSONValue(encoding: counts)
+        #expect(try encoded == Self.viaText(counts))
+        guard case .object(let members) = encoded else {
+            Issue.record("not an object: \(encoded)")
+            return
+        }
+        let byName = Dictionary(uniqueKeysWithValues: members.map { ($0.name, $0.value) })
+        let expected: [String: JSONValue] = counts.mapValues { .integer(Int64($0)) }
+        #expect(members.count == 2_000)
+        #expect(byName == expected)
+
+        let twice = try JSONValue(encoding: KeysWrittenTwice())
+        #expect(try twice == Self.viaText(KeysWrittenTwice()))
+        guard case .object(let written) = twice else {
+            Issue.record("not an object: \(twice)")
+            return
+        }
+        let values: [JSONValue] = (0..<20).map { .integer($0 == 3 || $0 == 15 ? -1 : Int64($0)) }
+        #expect(written.map(\.name) == (0..<20).map { "k\($0)" })
+        #expect(written.map(\.value) == values)
+    }
+
     @Test("a number JSON cannot write is refused, as JSONEncoder refuses it")
     func notFinite() {
         #expect(throws: EncodingError.self) { try JSONValue(encoding: Double.nan) }
         #expect(throws: EncodingError.self) { try JSONValue(encoding: [Float.infinity]) }
+    }
+}
+
+/// Twenty keys, two of them written again after the others.
+private struct KeysWrittenTwice: Encodable {
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for index in 0..<20 { try container.encode(index, forKey: Key(stringValue: "k\(index)")) }
+        try container.encode(-1, forKey: Key(stringValue: "k3"))
+        try container.encode(-1, forKey: Key(stringValue: "k15"))
     }
 }

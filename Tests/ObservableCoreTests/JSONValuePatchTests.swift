@@ -86,6 +86,80 @@ struct JSONValuePatchTests {
     /// RFC 6902 calls this patch an error; JSON (RFC 8259) leaves duplicate names to the parser, and
     /// `JSONDecoder` keeps the first without saying so. Codable sees one member, so this is the
     /// decoder's to refuse, not the patch's: pinned here so that a change of decoder is noticed.
+    @Test("random operations on an object of many members do what they do to a dictionary")
+    func manyMembers() throws {
+        var generator = SeededGenerator(seed: 0x0B1E_C700)
+        var oracle = Dictionary(uniqueKeysWithValues: (0..<40).map { ("m\($0)", JSONValue.integer(Int64($0))) })
+        var document = JSONValue.object(oracle.map { ($0.key, $0.value) }.shuffled(using: &generator))
+        var refused = 0
+        for step in 0..<2_000 {
+            let name = "m\(Int.random(in: 0..<60, using: &generator))"
+            let other = "m\(Int.random(in: 0..<60, using: &generator))"
+            let value = JSONValue.integer(Int64(step))
+            let pointer = JSONPointer(tokens: [name])
+            let operation: JSONPatchOperation
+            var expected = oracle
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0:
+                operation = JSONPatchOperation(.add(value), at: pointer)
+                expected[name] = value
+            case 1:
+                operation = JSONPatchOperation(.replace(value), at: pointer)
+                if expected[name] != nil { expected[name] = value }
+            case 2:
+                operation = JSONPatchOperation(.remove, at: pointer)
+                expected[name] = nil
+            case 3:
+                operation = JSONPatchOperation(.move(from: JSONPointer(tokens: [other])), at: pointer)
+                if let moved = expected.removeValue(forKey: other) { expected[name] = moved }
+            case 4:
+                operation = JSONPatchOperation(.copy(from: JSONPointer(tokens: [other])), at: pointer)
+                if let copied = expected[other] { expected[name] = copied }
+            default:
+                let whole = JSONValue.object(oracle.map { ($0.key, $0.value) }.shuffled(using: &generator))
+                operation = JSONPatchOperation(
+                    .test(Bool.random(using: &generator) ? whole : value), at: JSONPointer(tokens: []))
+            }
+            let applies: Bool
+            switch operation.operation {
+            case .replace, .remove: applies = oracle[name] != nil
+            case .move(let from), .copy(let from): applies = oracle[from.tokens[0]] != nil
+            case .test(let tested): applies = tested == document
+            default: applies = true
+            }
+            do {
+                document = try document.applying([operation])
+                #expect(applies, "step \(step): \(operation) applied")
+                oracle = expected
+            } catch {
+                #expect(!applies, "step \(step): \(operation) refused: \(error)")
+                refused += 1
+            }
+            guard case .object(let members) = document else {
+                Issue.record("step \(step): not an object: \(document)")
+                return
+            }
+            let names = Set(members.map(\.name))
+            #expect(names.count == members.count, "step \(step): a name twice")
+            let byName = Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            #expect(byName == oracle, "step \(step)")
+            if byName != oracle { return }
+        }
+        #expect(refused > 200 && refused < 1_500)
+    }
+
+    @Test("large objects are equal in any order of their members, and unequal by one value")
+    func largeObjectEquality() {
+        let members = (0..<100).map { ("m\($0)", JSONValue.integer(Int64($0))) }
+        #expect(JSONValue.object(members) == .object(members.reversed()))
+        var changed = members
+        changed[57].1 = .integer(-1)
+        #expect(JSONValue.object(members) != .object(changed.reversed()))
+        var renamed = members
+        renamed[3].0 = "other"
+        #expect(JSONValue.object(members) != .object(renamed))
+    }
+
     @Test("A.13: of two ops in one operation, JSONDecoder keeps the first")
     func duplicateMember() throws {
         let patch = try Self.json(

@@ -124,12 +124,13 @@ private let recordingGateCases = [
 // A one-operation patch costs what its path reaches, not the whole document's encoding: neither
 // the objects it does not go into nor the values beside it.
 private let applyingGateCases = [
-    ("patch: apply of 1 replace, 10,000-object document", " apply(_:) of 1 replace (each"),
-    ("patch: apply of 1 replace beside 100,000 numbers", " apply(_:) of 1 replace beside"),
+    ("patch: apply of 1 replace, 10,000-object document", " apply(_:) of 1 replace (each", 1_000),
+    ("patch: apply of 1 replace beside 100,000 numbers", " apply(_:) of 1 replace beside", 1_000),
+    ("patch: apply of 1 replace in a 20,000-entry dictionary", " apply(_:) of 1 replace in a", 3),
 ].map {
     GateCase(
         id: $0, group: "JSON Patch: 10,000 operations, 10,000-object document", name: Name.observed + $1,
-        iterations: 1_000)
+        iterations: $2)
 }
 
 /// The function whose instructions callgrind counts (`--toggle-collect`, `--dump-after`, matching the

@@ -33,6 +33,14 @@ final class PatchedSeries: Codable {
     init() {}
 }
 
+/// A document whose root holds a dictionary of 20,000 entries, which a patch goes into.
+@KeyValueObservable
+final class PatchedCounts: Codable {
+    var title = ""
+    var counts = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("k\($0)", $0) })
+    init() {}
+}
+
 /// The least a recorder does with a set it hears: the property's number and the value kept under a
 /// lock until read, then one `replace` made of them at the property's pointer, made once.
 final class LeastJournal: Sendable {
@@ -124,6 +132,10 @@ func patchBenchmarks() -> [Benchmark] {
     let seriesTitles = (0..<16).map {
         [JSONPatchOperation(.replace(.string("title \($0)")), at: JSONPointer(tokens: ["title"]))]
     }
+    let counts = PatchedCounts()
+    let countEdits = (0..<16).map {
+        [JSONPatchOperation(.replace(.integer(Int64($0))), at: JSONPointer(tokens: ["counts", "k\($0 * 1_237)"]))]
+    }
     let encoded = try! JSONEncoder().encode(source)
     return [
         Benchmark(group: recordGroup, name: Name.wholeObject + " (old+new)") { n in
@@ -188,6 +200,11 @@ func patchBenchmarks() -> [Benchmark] {
         Benchmark(group: applyGroup, name: Name.observed + " apply(_:) of 1 replace beside 100,000 numbers") { n in
             for i in 0..<n { try! series.apply(seriesTitles[i & 15]) }
             blackHole(series)
+        },
+        Benchmark(group: applyGroup, name: Name.observed + " apply(_:) of 1 replace in a 20,000-entry dictionary") {
+            n in
+            for i in 0..<n { try! counts.apply(countEdits[i & 15]) }
+            blackHole(counts)
         },
         Benchmark(
             group: applyGroup, name: "JSONEncoder of the 10,000 operations",

@@ -14,7 +14,7 @@ extension JSONNode {
     /// The member or element `token` names; `nil` when there is none.
     private func child(_ token: String) throws(JSONPatchError.Reason) -> JSONNode? {
         try open()
-        if let index = members?.firstIndex(where: { $0.name == token }) { return members?[index].node }
+        if let index = memberIndex(token) { return members?[index].node }
         guard let count = elements?.count, let index = JSONPointer.arrayIndex(token), index < count else { return nil }
         return elements?[index]
     }
@@ -47,11 +47,7 @@ extension JSONNode {
         guard let last = tokens.last else { return take(node) }
         let parent = try self.parent(of: tokens)
         if parent.members != nil {
-            if let index = parent.members?.firstIndex(where: { $0.name == last }) {
-                parent.members?[index].node = node
-            } else {
-                parent.members?.append((last, node))
-            }
+            parent.setMember(last, node)
         } else if let count = parent.elements?.count {
             guard let index = last == "-" ? count : JSONPointer.arrayIndex(last), index <= count else {
                 throw .invalidIndex(last)
@@ -75,11 +71,10 @@ extension JSONNode {
         }
         let parent = try self.parent(of: pointer.tokens[...])
         if parent.members != nil {
-            guard let index = parent.members?.firstIndex(where: { $0.name == last }),
-                let removed = parent.members?[index]
+            guard let index = parent.memberIndex(last),
+                let removed = parent.removeMember(at: index, replacingWith: replacement)
             else { throw .notFound(pointer) }
-            if let replacement { parent.members?[index].node = replacement } else { parent.members?.remove(at: index) }
-            return removed.node
+            return removed
         } else if let count = parent.elements?.count {
             guard let index = JSONPointer.arrayIndex(last), index < count, let removed = parent.elements?[index] else {
                 throw .invalidIndex(last)

@@ -7,7 +7,11 @@ import Foundation
 final class JSONNode {
     /// The value, while it has no members or elements: a scalar, or a whole value not yet split.
     var scalar: JSONValue = .null
-    var members: [(name: String, node: JSONNode)]?
+    /// Changed through `setMember` and `removeMember`, which keep `memberIndexes`.
+    private(set) var members: [(name: String, node: JSONNode)]?
+    /// Where each member is, by name, once there are more than a few: a lookup is then not a walk
+    /// through them all, which made encoding a dictionary quadratic. Made when a lookup needs it.
+    private var memberIndexes: [String: Int]?
     var elements: [JSONNode]?
     /// A value whose encoding this node stands for, not yet encoded.
     private var deferred: (any Encodable)?
@@ -79,12 +83,42 @@ final class JSONNode {
     /// The member `name`, replacing one of that name.
     func member(_ name: String) -> JSONNode {
         let node = JSONNode(defers: defers)
-        if let index = members?.firstIndex(where: { $0.name == name }) {
-            members?[index].node = node
-        } else {
-            members?.append((name, node))
-        }
+        setMember(name, node)
         return node
+    }
+
+    /// Where the member `name` is in `members` (the first, should a JSON value name one twice).
+    func memberIndex(_ name: String) -> Int? {
+        guard let members else { return nil }
+        guard members.count > 8 else { return members.firstIndex { $0.name == name } }
+        if memberIndexes == nil {
+            memberIndexes = Dictionary(
+                members.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        }
+        return memberIndexes?[name]
+    }
+
+    /// Puts `node` as the member `name`, in place of one of that name or after the others.
+    func setMember(_ name: String, _ node: JSONNode) {
+        if let index = memberIndex(name) {
+            members?[index].node = node
+        } else if let count = members?.count {
+            members?.append((name, node))
+            memberIndexes?[name] = count
+        }
+    }
+
+    /// Removes the member at `index`, or puts `replacement` in its place, and returns it.
+    func removeMember(at index: Int, replacingWith replacement: JSONNode?) -> JSONNode? {
+        let removed = members?[index].node
+        if let replacement {
+            members?[index].node = replacement
+        } else {
+            members?.remove(at: index)
+            // The members after it moved down one.
+            memberIndexes = nil
+        }
+        return removed
     }
 
     func element() -> JSONNode {
@@ -158,6 +192,7 @@ final class JSONNode {
     func take(_ other: JSONNode) {
         scalar = other.scalar
         members = other.members
+        memberIndexes = other.memberIndexes
         elements = other.elements
         deferred = other.deferred
     }

@@ -58,7 +58,12 @@ public enum JSONValue: Hashable, Sendable {
         _ lhs: [(name: String, value: JSONValue)], _ rhs: [(name: String, value: JSONValue)]
     ) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        return lhs.allSatisfy { member in rhs.contains { $0.name == member.name && $0.value == member.value } }
+        guard lhs.count > 8 else {
+            return lhs.allSatisfy { member in rhs.contains { $0.name == member.name && $0.value == member.value } }
+        }
+        // By name, so that comparing large objects is not quadratic.
+        let right = Dictionary(grouping: rhs, by: \.name)
+        return lhs.allSatisfy { member in right[member.name]?.contains { $0.value == member.value } == true }
     }
 
     private static func hash(of member: (name: String, value: JSONValue)) -> Int {
