@@ -5,16 +5,18 @@ import Foundation
 /// value not yet encoded, or a JSON value not yet split), so that checking a patch against a
 /// document encodes what its paths reach, not the whole document.
 final class JSONNode {
+    // Every field is used by one thread: a tree is made, changed and read within one call (an
+    // encoding, a patch's check), and no access to one overlaps another.
     /// The value, while it has no members or elements: a scalar, or a whole value not yet split.
-    var scalar: JSONValue = .null
+    @exclusivity(unchecked) var scalar: JSONValue = .null
     /// Changed through `setMember` and `removeMember`, which keep `memberIndexes`.
-    private(set) var members: [(name: String, node: JSONNode)]?
+    @exclusivity(unchecked) private(set) var members: [(name: String, node: JSONNode)]?
     /// Where each member is, by name, once there are more than a few: a lookup is then not a walk
     /// through them all, which made encoding a dictionary quadratic. Made when a lookup needs it.
-    private var memberIndexes: [String: Int]?
-    var elements: [JSONNode]?
+    @exclusivity(unchecked) private var memberIndexes: [String: Int]?
+    @exclusivity(unchecked) var elements: [JSONNode]?
     /// A value whose encoding this node stands for, not yet encoded.
-    private var deferred: (any Encodable)?
+    @exclusivity(unchecked) private var deferred: (any Encodable)?
     /// Whether what is stored below is deferred rather than encoded: a class instance, and any value
     /// but a scalar that a keyed or unkeyed container holds (an array of numbers beside the property a
     /// patch sets is then never encoded).
@@ -40,7 +42,7 @@ final class JSONNode {
     /// The class instances being encoded, outermost first: one met again is a cycle, whose encoding
     /// would never end. Made at the first instance a value holds.
     final class Encoding {
-        var objects: [ObjectIdentifier] = []
+        @exclusivity(unchecked) var objects: [ObjectIdentifier] = []  // one thread's, as a tree's fields
     }
 
     /// Encodes `value` into this node, or in a tree that defers, keeps it for later: a class
