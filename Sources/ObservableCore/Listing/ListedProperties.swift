@@ -49,18 +49,11 @@ final class ListedProperties: @unchecked Sendable {  // immutable but for `learn
 
     /// The properties of `type`, or `nil` when no `@KeyValueObservable` lists them.
     static func of(_ type: AnyClass) -> ListedProperties? {
-        if let cached = cacheLock.withLock({ cache[ObjectIdentifier(type)] }) { return cached }
-        let made = ObservedPropertyList.of(type).map(ListedProperties.init)
-        return cacheLock.withLock {
-            if let cached = cache[ObjectIdentifier(type)] { return cached }
-            cache[ObjectIdentifier(type)] = made
-            return made
-        }
+        made.value(for: ObjectIdentifier(type)) { ObservedPropertyList.of(type).map(ListedProperties.init) }
     }
 
-    /// The classes' listings, guarded by `cacheLock` (a pthread mutex, as `lock` is).
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: ListedProperties?] = [:]
-    private static let cacheLock = Lock()
+    /// The classes' listings.
+    private static let made = LearntTable<ObjectIdentifier, ListedProperties?>()
 
     /// The property `key` as the class's accessors see it; `keyed`: only one a string key reaches. An
     /// override reads the nearest superclass's storage.

@@ -49,19 +49,14 @@ final class ObjectProperty: @unchecked Sendable {
 /// The `@Observed` properties of each class, its superclasses' included, as its list says
 /// (`ListedProperties`), made once per class.
 enum ObjectProperties {
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: [ObjectProperty]] = [:]  // guarded by `lock`
+    /// By class; of two threads making them at once, the first made are kept, and learn keys.
+    private static let made = LearntTable<ObjectIdentifier, [ObjectProperty]>()
 
     /// The listed properties of `object`'s class in slot order, superclasses first.
     static func of(_ object: AnyObject) -> [ObjectProperty] {
         let type: AnyClass = type(of: object)
-        if let cached = lock.withLock({ cache[ObjectIdentifier(type)] }) { return cached }
-        let properties = ListedProperties.of(type)?.all(in: object).map { ObjectProperty($0, slotOffset: $1) } ?? []
-        return lock.withLock {
-            // Another thread may have made them meanwhile: the first made are kept, and learn keys.
-            if let cached = cache[ObjectIdentifier(type)] { return cached }
-            cache[ObjectIdentifier(type)] = properties
-            return properties
+        return made.value(for: ObjectIdentifier(type)) {
+            ListedProperties.of(type)?.all(in: object).map { ObjectProperty($0, slotOffset: $1) } ?? []
         }
     }
 }

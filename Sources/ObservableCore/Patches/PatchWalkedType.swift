@@ -13,17 +13,12 @@ struct PatchWalkedType: @unchecked Sendable {  // immutable; the metatypes are i
     /// whether the value bridges.
     let object: (@Sendable (Any) -> AnyObject?)?
 
-    private static let lock = Lock()
-    // Guarded by `lock`; grows with the types patches walk through, as a type's metadata does.
-    nonisolated(unsafe) private static var learnt: [ObjectIdentifier: PatchWalkedType] = [:]
+    /// Grows with the types patches walk through, as a type's metadata does.
+    private static let learnt = LearntTable<ObjectIdentifier, PatchWalkedType>()
 
     /// What the walk needs of `type`.
     static func of(_ type: Any.Type) -> PatchWalkedType {
-        let id = ObjectIdentifier(type)
-        if let known = lock.withLock({ learnt[id] }) { return known }
-        let walked = PatchWalkedType(type)
-        lock.withLock { learnt[id] = walked }
-        return walked
+        learnt.value(for: ObjectIdentifier(type)) { PatchWalkedType(type) }
     }
 
     private init(_ type: Any.Type) {

@@ -2,25 +2,18 @@
 /// the getters, which report them to a tracking frame, run by the class's own `encode(to:)`. So a
 /// property a patch can set is one the class encodes, as the JSON a patch is made against holds.
 enum PropertyKeyPaths {
-    private static let lock = Lock()
-    // Key paths are immutable, but not `Sendable`.
-    nonisolated(unsafe) private static var learnt: [ObjectIdentifier: [String: AnyKeyPath]] = [:]  // guarded by `lock`
+    /// By class. Key paths are immutable, but not `Sendable`.
+    private static let learnt = LearntTable<ObjectIdentifier, [String: AnyKeyPath]>()
 
     /// The key path of the property `name` of `object`'s class; `nil` when the class's
     /// `encode(to:)` does not read it, or the class is not `Encodable`.
     static func keyPath(of name: String, in object: AnyObject) -> AnyKeyPath? {
-        let type = ObjectIdentifier(type(of: object))
-        if let known = lock.withLock({ learnt[type] }) { return known[name] }
-        let found = learn(object)
-        return lock.withLock {
-            if learnt[type] == nil { learnt[type] = found }
-            return learnt[type]?[name]
-        }
+        learnt.value(for: ObjectIdentifier(type(of: object))) { learn(object) }[name]
     }
 
     /// The key path of the property `name` of `type`, if an instance of it was learnt from.
     static func known(_ name: String, in type: AnyClass) -> AnyKeyPath? {
-        lock.withLock { learnt[ObjectIdentifier(type)]?[name] }
+        learnt.known(ObjectIdentifier(type))?[name]
     }
 
     /// Learns the key paths of `object`'s class, unless they are known.

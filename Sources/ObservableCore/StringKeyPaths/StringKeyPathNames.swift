@@ -1,24 +1,17 @@
 /// The strings string key path observations stand for, by stand-in key path; kept for ever.
 enum StringKeyPathNames {
-    private static let lock = Lock()
-    // Guarded by `lock`. Holds every name strongly, for ever.
-    nonisolated(unsafe) private static var names: [ObjectIdentifier: StringKeyPathName.Text] = [:]
+    /// Holds every name strongly, for ever.
+    private static let names = LearntTable<ObjectIdentifier, StringKeyPathName.Text>()
 
     /// Records `text` as the name of `keyPath`, and returns it: the name already recorded, if any.
     @discardableResult
     static func record(_ text: String, for keyPath: InternedKeyPath) -> StringKeyPathName {
-        lock.withLock {
-            let id = ObjectIdentifier(keyPath.object)
-            if let recorded = names[id] { return StringKeyPathName(recorded) }
-            let name = StringKeyPathName.Text(text)
-            names[id] = name
-            return StringKeyPathName(name)
-        }
+        StringKeyPathName(names.value(for: ObjectIdentifier(keyPath.object)) { StringKeyPathName.Text(text) })
     }
 
     /// The string `keyPath` stands for, if it is a stand-in.
     static func name(of keyPath: AnyKeyPath) -> String? {
-        lock.withLock { names[ObjectIdentifier(keyPath)]?.string }
+        names.known(ObjectIdentifier(keyPath))?.string
     }
 }
 

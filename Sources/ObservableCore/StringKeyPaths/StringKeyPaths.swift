@@ -78,17 +78,10 @@ struct StringKeyPath: Sendable {
     /// The stand-in of `text` from `root`, made by `make` (outside the lock) the first time; kept for
     /// ever, as the interned key paths and their names are.
     static func standIn(_ text: String, from root: AnyClass, _ make: () -> StandIn) -> StandIn {
-        let key = StandInKey(root: ObjectIdentifier(root), text: text)
-        if let known = standInsLock.withLock({ standIns[key] }) { return known }
-        // Two threads may both make it: interning and `record` give both the same.
-        let made = make()
-        standInsLock.withLock { standIns[key] = made }
-        return made
+        standIns.value(for: StandInKey(root: ObjectIdentifier(root), text: text), learning: make)
     }
 
-    private static let standInsLock = Lock()
-    // Guarded by `standInsLock`.
-    nonisolated(unsafe) private static var standIns: [StandInKey: StandIn] = [:]
+    private static let standIns = LearntTable<StandInKey, StandIn>()
 
     private struct StandInKey: Hashable {
         let root: ObjectIdentifier
