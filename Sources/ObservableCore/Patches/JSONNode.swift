@@ -54,13 +54,9 @@ final class JSONNode {
         if Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self {
             // As `JSONEncoder` writes them, which is its own way.
             scalar = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
-        } else if defers, defersValues, !Self.isScalar(Value.self) {
+        } else if defers, Value.self is AnyObject.Type || defersValues && !Self.isScalar(Value.self) {
             deferred = value
         } else if Value.self is AnyObject.Type {
-            if defers {
-                deferred = value
-                return
-            }
             let encoding = encoding ?? Encoding()
             let object = ObjectIdentifier(value as AnyObject)
             guard !encoding.objects.contains(object) else {
