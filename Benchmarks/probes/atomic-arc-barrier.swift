@@ -1,6 +1,7 @@
 // Does an inline `Atomic` load in a setter make Swift retain and release the object on every set?
 // Shaped like the `@Observed` setter (guard on the slot, then the store), over objects taken from an
-// array. Built three ways by `atomic-arc-barrier.sh`; see BENCHMARKS.md, "Targets not met".
+// array. Built three ways by `atomic-arc-barrier.sh`. Why the slot reads its list through an
+// `@_effects` function: CONTRIBUTING.md, "Unsafe code".
 import Synchronization
 
 struct Slot: ~Copyable {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prints what the compiler says to a declaration of the runtime's `swift_tryRetain`, the primitive a
-# path delivery would need instead of a weak load of its root (BENCHMARKS.md, "Targets not met").
+# path delivery would need instead of a weak load of its root: an interface private to the runtime,
+# which the package does not call.
 set -euo pipefail
 out=$(mktemp -d)
 cat > "$out/probe.swift" <<'SWIFT'

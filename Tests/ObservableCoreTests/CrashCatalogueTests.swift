@@ -4,7 +4,7 @@ import Testing
 
 // Seed 001 lists every way Cocoa KVO crashes an app. Each test here commits one of those mistakes the
 // way a real app would, and asserts what happens instead: a defined outcome, never a trap, hang or
-// leak. README.md's "Misuse → what happens" table names these tests.
+// leak. The table of GuaranteesAndMisuse.md ("Guarantees and misuse") names these tests.
 
 @Suite("KVO crash catalogue")
 struct CrashCatalogueTests {

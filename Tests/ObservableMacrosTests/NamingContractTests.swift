@@ -4,10 +4,9 @@ import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import Testing
 
-/// The macro's side of the naming contract (Design.md, "The macro and the runtime agree on names"):
-/// for a property `name`, the storage is `_name` and the slot `_$name` (`_$$name` when no string key
-/// reaches it), backticks dropped. The runtime's `NamingContractTests` checks that reflection finds
-/// exactly these fields.
+/// The names the macro gives a property's storage and slot (Design.md, "What the macro tells the
+/// runtime of a class"): for a property `name`, the storage is `_name` and the slot `_$name`
+/// (`_$$name` when no string key reaches it), backticks dropped; the class's list names them.
 @Suite("The names the macro gives storage and slot")
 struct NamingContractTests {
     @Test(

@@ -18,7 +18,7 @@ public struct ObservationSlot: ~Copyable, @unchecked Sendable {
     }
 
     /// Out of line and `readonly`, not an inline atomic load, which ARC treats as a barrier (a retain
-    /// and release per set). Design.md, "Unsafe code".
+    /// and release per set). CONTRIBUTING.md, "Unsafe code".
     @usableFromInline
     @_effects(readonly) @inline(never)
     func _listAddress() -> UnsafeRawPointer? {

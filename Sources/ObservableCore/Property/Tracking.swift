@@ -7,7 +7,7 @@ let trackingScopes = Atomic<Int>(0)
 
 /// Whether any thread is tracking, out of line and `readnone`: an inline atomic load is an ARC
 /// barrier. Sound because only the thread inside `Tracking.evaluate` must see `true`, and its
-/// getters run in fresh invocations. Design.md, "Unsafe code".
+/// getters run in fresh invocations. CONTRIBUTING.md, "Unsafe code".
 @usableFromInline
 @_effects(readnone) @inline(never)
 func _trackingIsActive() -> Bool {
