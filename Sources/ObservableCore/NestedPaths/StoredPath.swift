@@ -50,8 +50,9 @@ final class StoredPath: @unchecked Sendable {  // immutable
 
     /// Where a read of the path ended; not generic, so the read needs no type metadata.
     enum End {
-        /// At the last property, in `object` (which the end keeps alive), read by `reader`.
-        case leaf(object: AnyObject, reader: StoredValueReader)
+        /// At the last property, in `object` (which the end keeps alive). Not its reader, whose
+        /// context the end would retain.
+        case leaf(object: AnyObject)
         /// At an intermediate object that is `nil`: the path's value is `nil`.
         case none
     }
@@ -80,8 +81,8 @@ final class StoredPath: @unchecked Sendable {  // immutable
     /// Initialises `destination` with the path's value where a read ended.
     func initialize<Value>(_ destination: UnsafeMutableRawPointer, at end: End, as _: Value.Type) {
         switch end {
-        case .leaf(let object, let reader):
-            reader.initialize(object, destination, leaf.wrap != nil)
+        case .leaf(let object):
+            steps[steps.count - 1].reader.initialize(object, destination, leaf.wrap != nil)
         case .none:
             none.unsafelyUnwrapped.initializeNone(at: destination)
         }
@@ -98,13 +99,13 @@ final class StoredPath: @unchecked Sendable {  // immutable
             // The root is read in place, not copied: a path holds it weakly, so its retains go through a side table.
             guard ObjectIdentifier(type(of: root)) == steps[0].objectType else { return nil }
             visit(root, steps[0])
-            if steps.count == 1 { return .leaf(object: root, reader: steps[0].reader) }
+            if steps.count == 1 { return .leaf(object: root) }
             guard var object = Self.next(root, steps[0].reader) else { return none == nil ? nil : End.none }
             var index = 1
             while true {
                 guard ObjectIdentifier(type(of: object)) == steps[index].objectType else { return nil }
                 visit(object, steps[index])
-                if index == steps.count - 1 { return .leaf(object: object, reader: steps[index].reader) }
+                if index == steps.count - 1 { return .leaf(object: object) }
                 guard let next = Self.next(object, steps[index].reader) else { return none == nil ? nil : End.none }
                 object = next
                 index += 1
