@@ -15,6 +15,11 @@ CITATION = re.compile(r'\b([A-Za-z][\w-]*\.md)(?:,|\'s| \()\s*(?:section\s+)?"([
 CONTINUATION = re.compile(r'\s*\n\s*(?:///?|#|>|\*)?[ \t]*')
 
 
+# Each form the pattern must find, a wrapped one included: a pattern that found none would pass.
+SAMPLES = ['Design.md, "Rooms"', "BENCHMARKS.md's \"Compile time\"", 'Semantics.md ("In initializers")',
+           '/// see Design.md,\n/// "What the macro tells the\n/// runtime of a class".']
+
+
 def tracked():
     names = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True)
     return [name for name in names.stdout.splitlines() if name.endswith(TEXT)]
@@ -32,6 +37,9 @@ def headings(files):
 
 
 def main():
+    for sample in SAMPLES:
+        if not CITATION.search(CONTINUATION.sub(" ", sample)):
+            sys.exit(f"the citation pattern no longer finds {sample!r}")
     files = tracked()
     known = headings(files)
     problems, cited = [], 0
