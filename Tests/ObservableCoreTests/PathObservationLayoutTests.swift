@@ -128,6 +128,62 @@ struct PathObservationLayoutTests {
         withExtendedLifetime((setter, token)) {}
     }
 
+    @Test(
+        "a path of two stored properties re-wires from the setter's values; with .prior, or a third property, it evaluates"
+    )
+    func rewiresFromSetter() {
+        let person = Self.personInOslo()
+        let friend = Self.personInOslo()
+        person.friend = friend
+        func rewires<Value>(_ keyPath: KeyPath<Person, Value>, _ options: ObservationOptions) -> (Bool?, [String]) {
+            var heard: [String] = []
+            let token = person.observe(keyPath, options: options) { _, change in
+                heard.append("\(change.oldValue.map { "\($0)" } ?? "-")->\(change.newValue.map { "\($0)" } ?? "-")")
+            }
+            let observation = Self.entries(person, keyPath)[0].lazy.compactMap { $0 as? PathObservationBase }.first
+            person.address = Address(city: "Bergen")
+            friend.address = Address(city: "Bergen")
+            token.cancel()
+            person.address = Address(city: "Oslo")
+            friend.address = Address(city: "Oslo")
+            return (observation?.rewiresFromSetter, heard)
+        }
+        let twoProperties = rewires(\.address?.city, [.old, .new])
+        #expect(twoProperties.0 == true)
+        #expect(twoProperties.1 == ["Optional(\"Oslo\")->Optional(\"Bergen\")"])
+        let prior = rewires(\.address?.city, [.old, .new, .prior])
+        #expect(prior.0 == false)
+        #expect(prior.1 == ["Optional(\"Oslo\")->-", "Optional(\"Oslo\")->Optional(\"Bergen\")"])
+        let threeProperties = rewires(\.friend?.address?.city, [.old, .new])
+        #expect(threeProperties.0 == false)
+        #expect(threeProperties.1 == ["Optional(\"Oslo\")->Optional(\"Bergen\")"])
+    }
+
+    @Test(
+        "a re-wire moves the leaf link itself when nothing else holds it; one a manual change still holds stays detached"
+    )
+    func leafLinkMoves() {
+        let person = Self.personInOslo()
+        var cities: [String] = []
+        let token = person.observe(\.address?.city, options: [.old, .new]) { _, change in
+            cities.append("\((change.oldValue ?? nil) ?? "nil")->\((change.newValue ?? nil) ?? "nil")")
+        }
+        // Weak: a strong reference here would itself keep the link from moving.
+        weak let link = Self.entries(person, \.address?.city)[1].first
+        person.address = Address(city: "Bergen")
+        weak let moved = Self.entries(person, \.address?.city)[1].first
+        #expect(link != nil && moved === link)
+        // A manual change of Bergen's city holds the link (as a set in progress would) across the re-wire.
+        let bergen = person.address!
+        bergen.willChangeValue(for: \.city)
+        person.address = Address(city: "Tromsø")
+        let current = Self.entries(person, \.address?.city)[1].first.map(ObjectIdentifier.init)
+        #expect(moved != nil && current != nil && moved.map(ObjectIdentifier.init) != current)
+        bergen.didChangeValue(for: \.city)
+        #expect(cities == ["Oslo->Bergen", "Bergen->Tromsø"])
+        withExtendedLifetime(token) {}
+    }
+
     @Test("a path that starts at another property retires the observation's entry for good")
     func firstEntryRetires() {
         let model = ReadOrder()

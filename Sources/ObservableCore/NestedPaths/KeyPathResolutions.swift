@@ -204,7 +204,7 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
     }
 
     private static var noDelivery: LeafDelivery {
-        LeafDelivery(leaf: { _, _, _, _, _, _ in }, evaluated: { _, _, _, _, _ in })
+        LeafDelivery(leaf: { _, _, _, _, _, _ in }, evaluated: { _, _, _, _, _ in }, rewired: { _, _, _, _ in })
     }
 }
 

@@ -128,6 +128,39 @@ struct PathLinks {
         return moved
     }
 
+    /// Moves the leaf link of a two-property path to `list` (`nil`: the intermediate is `nil`),
+    /// keeping the observation's own entry; as `move`.
+    mutating func moveLeaf(to list: ObserverList?, leaf: LeafConversion, for owner: PathObservationBase) -> Moved {
+        var moved = Moved()
+        let unchanged =
+            list.map { others.count == 1 && others[0].list === $0 && others[0].deliversLeaf } ?? others.isEmpty
+        if unchanged { return moved }
+        if let list, others.count == 1, others[0].deliversLeaf, owner.deliversLeafChanges {
+            var link = others.remove(at: 0)
+            link.list.remove(link)
+            // No table, set or manual change holds it any more: moved rather than made again.
+            if isKnownUniquelyReferenced(&link) {
+                link.countsForWillChange = false
+                link.list = list
+                if list.add(link) {
+                    others.append(link)
+                    moved.attachedLeaf = true
+                    return moved
+                }
+            }
+            others.append(link)
+        }
+        var remaining = LinkStorage()
+        swap(&remaining, &others)
+        for index in remaining.indices { remaining[index].detach() }
+        moved.stale = remaining
+        if let list, let link = Self.attach(owner, to: list, leaf: leaf) {
+            moved.attachedLeaf = owner.deliversLeafChanges
+            others.append(link)
+        }
+        return moved
+    }
+
     /// Registers `observation` in `list`, as a leaf link with `leaf`; `nil` if the list has ended.
     private static func attach(_ observation: PathObservationBase, to list: ObserverList, leaf: LeafConversion?)
         -> PathLink?
@@ -147,7 +180,8 @@ struct PathLinks {
 /// for its own values. Hears `willChange`, to count changes in flight; once detached forwards
 /// nothing. Layout: `ListEntry`'s fields only (`PathObservationLayoutTests`).
 class PathLink: ListEntry, @unchecked Sendable {
-    final let list: ObserverList
+    /// Changed only while in no list, under the observation's lock (`PathLinks.moveLeaf`).
+    final var list: ObserverList
     /// The path observation, owned. A class reference: an existential would be retained per change.
     final let observation: PathObservationBase
 
@@ -178,7 +212,8 @@ class PathLink: ListEntry, @unchecked Sendable {
 
     final func detach() {
         state.store(0, ordering: .releasing)
-        list.remove(self)
+        // Unretained: the link holds its list, and nothing changes it during the call.
+        Unmanaged.passUnretained(list)._withUnsafeGuaranteedRef { $0.remove(self) }
     }
 
     override final func listEnded() { observation.dependencyEnded(ObjectIdentifier(self)) }

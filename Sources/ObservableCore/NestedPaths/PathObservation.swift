@@ -11,9 +11,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Boxed: one word, where the optional function took two (most observations have none).
     private let onObservedDeallocated: DeallocationHookBox?
     /// One entry per dependency, in the order read. Guarded by `lock`.
-    @exclusivity(unchecked) private var links = PathLinks()
+    @exclusivity(unchecked) var links = PathLinks()
     /// Changes in flight, with the old values taken at `willChange`. Guarded by `lock`.
-    @exclusivity(unchecked) private var pending = ChangesInFlight()
+    @exclusivity(unchecked) var pending = ChangesInFlight()
 
     init(
         root: Root, plan: TypedPathPlan<Root, Value>, options: ObservationOptions,
@@ -50,10 +50,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             let leaf = proven(root, accesses)
             let lists = accesses.map(\.list)
             let firstOnRoot = accesses.first?.object === root
+            rewiresFromSetter = leaf != nil && firstOnRoot && storedPath?.rewiresFromSetter == true
             (moved, dropped) = lock.withLock { relink(to: lists, leaf: leaf, firstOnRoot: firstOnRoot) }
         case .stored(let lists, let storedPath):
             learn(storedPath)
             let leaf = deliversLeafChanges ? storedPath.leaf(afterReading: lists.count) : nil
+            rewiresFromSetter = deliversLeafChanges && storedPath.rewiresFromSetter
             (moved, dropped) = lock.withLock { relink(to: lists, leaf: leaf, firstOnRoot: true) }
         }
         for box in dropped { free(box) }
@@ -111,6 +113,18 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 let observation = unsafeDowncast(observation, to: PathObservation<Root, Value>.self)
                 guard observation.isActive else { return }
                 observation.deliverLeaf(unsafeDowncast(root, to: Root.self), old, new, mutation)
+            },
+            rewired: { observation, root, old, write in
+                let observation = unsafeDowncast(observation, to: PathObservation<Root, Value>.self)
+                guard observation.isActive else { return }
+                withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { value in
+                    let new = value.baseAddress.unsafelyUnwrapped
+                    write(UnsafeMutableRawPointer(new))
+                    observation.deliverLeaf(
+                        unsafeDowncast(root, to: Root.self), old ?? BorrowedValue(address: new),
+                        BorrowedValue(address: new), nil)
+                    new.deinitialize(count: 1)
+                }
             })
     }
 
@@ -208,7 +222,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         willChange(root, from: source, stamp: stamp)
     }
 
-    private func willChange(_ root: Root, from source: ObjectIdentifier?, stamp: Int) {
+    func willChange(_ root: Root, from source: ObjectIdentifier?, stamp: Int) {
         let change = ChangeInFlight(source: source, stamp: stamp)
         if let source {
             lock.withLock {
@@ -264,7 +278,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         didChange(root, from: source, stamp: stamp, leafOld: leafOld, mutated: mutated)
     }
 
-    private func didChange(
+    func didChange(
         _ root: Root, from source: ObjectIdentifier?, stamp: Int, leafOld: LeafOldValue?, mutated: Bool
     ) {
         let spares = withPlan { $0.spares }.takeUnretainedValue()
@@ -309,7 +323,8 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
 
     /// Under `lock`: publishes `pending`'s count, and makes the leaf link hear `willChange` exactly
     /// while changes are in flight.
-    private func pendingDidChange() {
+    @inline(__always)
+    func pendingDidChange() {
         let inFlight = pending.inFlight
         hasChangesInFlight.store(inFlight != 0, ordering: .releasing)
         let hears = inFlight != 0
@@ -336,15 +351,31 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(removed) {}
     }
 
+    override func rootPropertyChange(_ root: AnyObject, _ oldValue: BorrowedValue, isDidChange: Bool, stamp: Int) {
+        let root = unsafeDowncast(root, to: Root.self)
+        if isDidChange {
+            rewire(root, stamp: stamp)
+        } else {
+            rewireWillBegin(root, from: oldValue, stamp: stamp)
+        }
+    }
+
     /// Under `lock`: moves the entries (`PathLinks.move`); returns what to release after unlocking.
     private func relink(
         to lists: [ObserverList], leaf: LeafConversion?, firstOnRoot: Bool
     ) -> (moved: PathLinks.Moved, dropped: [ValueBox]) {
         let moved = links.move(to: lists, leaf: leaf, for: self, firstOnRoot: firstOnRoot)
+        return (moved, settle(moved))
+    }
+
+    /// Under `lock`, after `move` or `moveLeaf`: the old values of changes that came through entries
+    /// now gone, to free after unlocking.
+    @inline(__always)
+    func settle(_ moved: borrowing PathLinks.Moved) -> [ValueBox] {
         if moved.attachedLeaf { leafHearsWillChange = false }
-        guard !moved.isEmpty, !pending.isClear else { return (moved, []) }
+        guard !moved.isEmpty, !pending.isClear else { return [] }
         var left = moved.stale.map { ObjectIdentifier($0) }
         if moved.retiredOwn { left.append(ObjectIdentifier(self)) }
-        return (moved, pending.forget(left))
+        return pending.forget(left)
     }
 }

@@ -19,6 +19,10 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
     /// Whether the observation's own entry is in a list of the root (then a change it hears comes with
     /// the root in hand). Written under `lock` before the entry joins its one list, read after.
     @exclusivity(unchecked) final var ownEntryOnRoot = false
+    /// Whether a change of the root's property is re-wired from the setter's values rather than by
+    /// evaluating the path (`rewire`): a two-property stored path, no `.prior`. Written as
+    /// `ownEntryOnRoot` is.
+    @exclusivity(unchecked) final var rewiresFromSetter = false
     /// Shared by the observations of this key path on this class; immortal, so held unmanaged.
     @usableFromInline final let plan: Unmanaged<PathPlan>
 
@@ -28,9 +32,12 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         self.requestedOptions = options
         // Without a leaf delivery, or with `.prior`, leaf changes are evaluated like any other.
         self.deliversLeafChanges = plan.hasLeafDelivery && !options.sendsPrior
-        super.init(options: .prior, countsForWillChange: true) { entry, object, _, newValue, mutation, stamp in
+        super.init(options: .prior, countsForWillChange: true) { entry, object, oldValue, newValue, mutation, stamp in
             let observation = unsafeDowncast(entry, to: PathObservationBase.self)
             guard observation.isActive else { return }
+            if observation.rewiresFromSetter {
+                return observation.rootPropertyChange(object, oldValue, isDidChange: newValue != nil, stamp: stamp)
+            }
             observation.forward(
                 from: ObjectIdentifier(observation), root: observation.ownEntryOnRoot ? object : nil,
                 isDidChange: newValue != nil, stamp: stamp, mutated: mutation != nil)
@@ -106,6 +113,10 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
     final func leafDidChange(from source: ObjectIdentifier, stamp: Int, leafOld: LeafOldValue, mutated: Bool) {
         dependencyDidChange(from: source, root: nil, stamp: stamp, leafOld: leafOld, mutated: mutated)
     }
+
+    /// Before and after a change of the root's property, with its setter's old value, when
+    /// `rewiresFromSetter`.
+    func rootPropertyChange(_ root: AnyObject, _ oldValue: BorrowedValue, isDidChange: Bool, stamp: Int) {}
 
     /// The list of an entry, `entry` its identity, ended: the list's instance was deallocated.
     func dependencyEnded(_ entry: ObjectIdentifier) {}

@@ -1,8 +1,8 @@
 /// A proven path (`PathProof`) read through the storage readers its getters handed over: a class
 /// check and a reader call per property, no key path projection or tracking. Assumes each object is
 /// of exactly its step's class (checked on every read; another class ends it) and each property but
-/// the last holds a one-word reference. Proved by `StoredPathTests` and `ProofEquivalenceTests`
-/// under ASan.
+/// the last holds a one-word reference, also as its setter lends it. Proved by `StoredPathTests` and
+/// `ProofEquivalenceTests` under ASan.
 final class StoredPath: @unchecked Sendable {  // immutable
     /// One property, read on instances of exactly `objectType`.
     private struct Step {
@@ -83,6 +83,52 @@ final class StoredPath: @unchecked Sendable {  // immutable
         switch end {
         case .leaf(let object):
             steps[steps.count - 1].reader.initialize(object, destination, leaf.wrap != nil)
+        case .none:
+            none.unsafelyUnwrapped.initializeNone(at: destination)
+        }
+    }
+
+    /// Whether a change of the root's property can be re-wired from its setter's values: two
+    /// properties, the first on the root.
+    var rewiresFromSetter: Bool { steps.count == 2 }
+
+    /// The object in a value of the first property (a one-word reference, or `nil`), if it is one of
+    /// exactly the second step's class; `.none` when the value is `nil`. For a two-property path.
+    func intermediate(in value: BorrowedValue) -> Intermediate? {
+        guard let object = value.address.load(as: AnyObject?.self) else { return Intermediate.none }
+        guard ObjectIdentifier(type(of: object)) == steps[1].objectType else { return nil }
+        return .object(object)
+    }
+
+    /// The intermediate object now in `root`, as `intermediate(in:)` says; `nil` on a class mismatch.
+    func intermediate<Root: AnyObject>(of root: Root) -> Intermediate? {
+        guard ObjectIdentifier(type(of: root)) == steps[0].objectType else { return nil }
+        guard let object = Self.next(root, steps[0].reader) else { return Intermediate.none }
+        guard ObjectIdentifier(type(of: object)) == steps[1].objectType else { return nil }
+        return .object(object)
+    }
+
+    /// An intermediate object of a two-property path, of its step's class, or `nil`.
+    enum Intermediate {
+        case object(AnyObject)
+        case none
+
+        var object: AnyObject? {
+            guard case .object(let object) = self else { return nil }
+            return object
+        }
+    }
+
+    /// The last property's list in `intermediate`, made if needed.
+    func leafList(in intermediate: Intermediate) -> ObserverList? {
+        intermediate.object.map { ListSlot.at(steps[1].slotOffset, in: $0).pointee.observers() }
+    }
+
+    /// Initialises `destination` with the path's value through `intermediate`.
+    func initializeValue(_ destination: UnsafeMutableRawPointer, through intermediate: Intermediate) {
+        switch intermediate {
+        case .object(let object):
+            steps[1].reader.initialize(object, destination, leaf.wrap != nil)
         case .none:
             none.unsafelyUnwrapped.initializeNone(at: destination)
         }

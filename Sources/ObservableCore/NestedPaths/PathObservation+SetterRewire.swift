@@ -1,0 +1,60 @@
+/// A change of the root's property re-wired from its setter's values (`rewiresFromSetter`): the
+/// path's old value read through the setter's old object, the new one through the object now in the
+/// root (a nested set may have replaced the setter's), the leaf link moved to that object's list, and
+/// the change delivered typed, with no evaluation and no record of the lists read.
+extension PathObservation {
+    /// Before the store: the change counted in flight, so that the leaf's setters evaluate the path
+    /// rather than deliver their values as its own, and the old value kept for `rewire`.
+    func rewireWillBegin(_ root: Root, from oldValue: BorrowedValue, stamp: Int) {
+        let own = ObjectIdentifier(self)
+        guard keepsValueBeforeChange, let stored = storedPath, let old = stored.intermediate(in: oldValue) else {
+            return willChange(root, from: own, stamp: stamp)
+        }
+        let box = withSpares { spares in
+            ValueBox(of: Value.self, in: spares.cells) { stored.initializeValue($0, through: old) }
+        }
+        let kept = lock.withLock { () -> Bool in
+            guard links.listID(from: own, owner: self) != nil else { return false }
+            let change = ChangeInFlight(source: own, stamp: stamp)
+            pending.begin(change)
+            pending.recordOldValue(box, for: change)
+            pendingDidChange()
+            return true
+        }
+        if !kept { free(box) }
+    }
+
+    /// After the store: the leaf link moved to the list of the intermediate object now in the root,
+    /// and the change delivered; a class the stored path does not read is evaluated instead.
+    func rewire(_ root: Root, stamp: Int) {
+        let own = ObjectIdentifier(self)
+        let stored = storedPath.unsafelyUnwrapped
+        guard let now = stored.intermediate(of: root) else {
+            return didChange(root, from: own, stamp: stamp, leafOld: nil, mutated: false)
+        }
+        let list = stored.leafList(in: now)
+        typealias Outcome = (oldBox: ValueBox?, stale: LinkStorage, dropped: [ValueBox], delivers: Bool)
+        let outcome = lock.withLock { () -> Outcome? in
+            // The observation's own entry left the root's list: a stale change.
+            guard links.listID(from: own, owner: self) != nil else { return nil }
+            let oldBox = pending.finish(ChangeInFlight(source: own, stamp: stamp))
+            guard isActive else { return (oldBox, LinkStorage(), [], false) }
+            let moved = links.moveLeaf(to: list, leaf: stored.leaf, for: self)
+            let dropped = settle(moved)
+            pendingDidChange()
+            return (oldBox, moved.stale, dropped, true)
+        }
+        guard let outcome else { return }
+        for box in outcome.dropped { free(box) }
+        if outcome.delivers {
+            // Without a kept old value none is asked for (`keepsValueBeforeChange`): the new one stands in.
+            withPlan {
+                $0.leafDelivery.rewired(self, root, outcome.oldBox?.borrowed) {
+                    stored.initializeValue($0, through: now)
+                }
+            }
+        }
+        free(outcome.oldBox)
+        withExtendedLifetime(outcome.stale) {}
+    }
+}
