@@ -132,23 +132,21 @@ struct PathLinks {
     /// keeping the observation's own entry; as `move`.
     mutating func moveLeaf(to list: ObserverList?, leaf: LeafConversion, for owner: PathObservationBase) -> Moved {
         var moved = Moved()
-        let unchanged =
-            list.map { others.count == 1 && others[0].list === $0 && others[0].deliversLeaf } ?? others.isEmpty
-        if unchanged { return moved }
-        if let list, others.count == 1, others[0].deliversLeaf, owner.deliversLeafChanges {
-            var link = others.remove(at: 0)
-            link.list.remove(link)
+        if let list, var link = others.takeOnlyLeaf() {
+            defer { others.append(link) }
+            if link.list === list { return moved }
+            link.detach(keepingActive: true)
             // No table, set or manual change holds it any more: moved rather than made again.
             if isKnownUniquelyReferenced(&link) {
                 link.countsForWillChange = false
                 link.list = list
                 if list.add(link) {
-                    others.append(link)
                     moved.attachedLeaf = true
                     return moved
                 }
             }
-            others.append(link)
+        } else if list == nil, others.isEmpty {
+            return moved
         }
         var remaining = LinkStorage()
         swap(&remaining, &others)
@@ -210,8 +208,9 @@ class PathLink: ListEntry, @unchecked Sendable {
 
     final var listID: ObjectIdentifier { ObjectIdentifier(list) }
 
-    final func detach() {
-        state.store(0, ordering: .releasing)
+    /// Leaves its list; from then on forwards nothing, unless `keepingActive` (it is about to move).
+    final func detach(keepingActive: Bool = false) {
+        if !keepingActive { state.store(0, ordering: .releasing) }
         // Unretained: the link holds its list, and nothing changes it during the call.
         Unmanaged.passUnretained(list)._withUnsafeGuaranteedRef { $0.remove(self) }
     }
@@ -275,7 +274,7 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
     }
 
     func setHearsWillChange(_ hears: Bool) {
-        list.setCountsForWillChange(self, hears)
+        Unmanaged.passUnretained(list)._withUnsafeGuaranteedRef { $0.setCountsForWillChange(self, hears) }
     }
 }
 
@@ -291,6 +290,14 @@ struct LinkStorage: RandomAccessCollection {
     @inline(__always)
     subscript(index: Int) -> PathLink {
         index == 0 ? first.unsafelyUnwrapped : more[index - 1]
+    }
+
+    /// Takes the links out when there is one and it is a leaf link; moved, not copied.
+    mutating func takeOnlyLeaf() -> PathLink? {
+        guard more.isEmpty, first?.deliversLeaf == true else { return nil }
+        var taken: PathLink?
+        swap(&taken, &first)
+        return taken
     }
 
     @inline(__always)
