@@ -6,8 +6,12 @@ extension PathObservation {
     /// Before the store: the change counted in flight, so that the leaf's setters evaluate the path
     /// rather than deliver their values as its own, and the old value kept for `rewire`.
     func rewireWillBegin(_ root: Root, from oldValue: BorrowedValue, stamp: Int) {
+        withStoredPath { rewireWillBegin(root, from: oldValue, stamp: stamp, through: $0) }
+    }
+
+    private func rewireWillBegin(_ root: Root, from oldValue: BorrowedValue, stamp: Int, through stored: StoredPath) {
         let own = ObjectIdentifier(self)
-        guard keepsValueBeforeChange, let stored = storedPath, let old = stored.intermediate(in: oldValue) else {
+        guard keepsValueBeforeChange, let old = stored.intermediate(in: oldValue) else {
             return willChange(root, from: own, stamp: stamp)
         }
         let box = withSpares { spares in
@@ -24,12 +28,17 @@ extension PathObservation {
         if !kept { free(box) }
     }
 
-    /// After the store: the leaf link moved to the list of the intermediate object now in the root,
-    /// and the change delivered; a class the stored path does not read is evaluated instead.
-    func rewire(_ root: Root, stamp: Int) {
+    /// After the store: the leaf link moved to the list of the intermediate object now in the root
+    /// (the setter's new one while no later set of the property has begun), and the change delivered;
+    /// a class the stored path does not read is evaluated instead.
+    func rewire(_ root: Root, to newValue: BorrowedValue, stamp: Int) {
+        withStoredPath { rewire(root, to: newValue, stamp: stamp, through: $0) }
+    }
+
+    private func rewire(_ root: Root, to newValue: BorrowedValue, stamp: Int, through stored: StoredPath) {
         let own = ObjectIdentifier(self)
-        let stored = storedPath.unsafelyUnwrapped
-        guard let now = stored.intermediate(of: root) else {
+        let latest = stored.isLatestSet(stamp, of: root)
+        guard let now = latest ? stored.intermediate(in: newValue) : stored.intermediate(of: root) else {
             return didChange(root, from: own, stamp: stamp, leafOld: nil, mutated: false)
         }
         let list = stored.leafList(in: now)
@@ -56,5 +65,12 @@ extension PathObservation {
         }
         free(outcome.oldBox)
         withExtendedLifetime(outcome.stale) {}
+    }
+
+    /// The stored path, which `rewiresFromSetter` says the plan has learnt, without a retain: a plan
+    /// and what it learnt live for ever.
+    @inline(__always)
+    private func withStoredPath(_ body: (StoredPath) -> Void) {
+        withPlan { $0.storedPath.unmanaged.unsafelyUnwrapped }._withUnsafeGuaranteedRef(body)
     }
 }

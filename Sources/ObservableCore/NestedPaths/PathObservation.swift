@@ -351,10 +351,12 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         withExtendedLifetime(removed) {}
     }
 
-    override func rootPropertyChange(_ root: AnyObject, _ oldValue: BorrowedValue, isDidChange: Bool, stamp: Int) {
+    override func rootPropertyChange(
+        _ root: AnyObject, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, stamp: Int
+    ) {
         let root = unsafeDowncast(root, to: Root.self)
-        if isDidChange {
-            rewire(root, stamp: stamp)
+        if let newValue {
+            rewire(root, to: newValue, stamp: stamp)
         } else {
             rewireWillBegin(root, from: oldValue, stamp: stamp)
         }

@@ -36,7 +36,7 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
             let observation = unsafeDowncast(entry, to: PathObservationBase.self)
             guard observation.isActive else { return }
             if observation.rewiresFromSetter {
-                return observation.rootPropertyChange(object, oldValue, isDidChange: newValue != nil, stamp: stamp)
+                return observation.rootPropertyChange(object, oldValue, newValue, stamp: stamp)
             }
             observation.forward(
                 from: ObjectIdentifier(observation), root: observation.ownEntryOnRoot ? object : nil,
@@ -114,9 +114,9 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
         dependencyDidChange(from: source, root: nil, stamp: stamp, leafOld: leafOld, mutated: mutated)
     }
 
-    /// Before and after a change of the root's property, with its setter's old value, when
-    /// `rewiresFromSetter`.
-    func rootPropertyChange(_ root: AnyObject, _ oldValue: BorrowedValue, isDidChange: Bool, stamp: Int) {}
+    /// Before (`newValue` `nil`) and after a change of the root's property, with its setter's values,
+    /// when `rewiresFromSetter`.
+    func rootPropertyChange(_ root: AnyObject, _ oldValue: BorrowedValue, _ newValue: BorrowedValue?, stamp: Int) {}
 
     /// The list of an entry, `entry` its identity, ended: the list's instance was deallocated.
     func dependencyEnded(_ entry: ObjectIdentifier) {}

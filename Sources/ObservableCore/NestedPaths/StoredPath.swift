@@ -108,6 +108,14 @@ final class StoredPath: @unchecked Sendable {  // immutable
         return .object(object)
     }
 
+    /// Whether no set of the root's first property began after the one stamped `stamp` (then the
+    /// root holds that set's new value). A change announced by hand is not a set.
+    func isLatestSet<Root: AnyObject>(_ stamp: Int, of root: Root) -> Bool {
+        stamp != ObserverList.unstamped && ObjectIdentifier(type(of: root)) == steps[0].objectType
+            && ListSlot.at(steps[0].slotOffset, in: root).pointee.list.load(ordering: .acquiring)?
+                ._withUnsafeGuaranteedRef { $0.stamp == stamp } == true
+    }
+
     /// An intermediate object of a two-property path, of its step's class, or `nil`.
     enum Intermediate {
         case object(AnyObject)
