@@ -20,6 +20,8 @@ enum Name {
     static let cReference = "reference: C loop, the same checks, one indirect call per observer"
     static let cReferenceRelaid = "reference: the same C loop, the change laid out again for each call"
     static let rewireReference = "reference: the least re-wire (a link moved between locked lists, both leaves read)"
+    static let guardedRewireReference =
+        "reference: the least guarded re-wire (the same, the path's old value held in flight under a lock)"
 }
 
 /// Objects read and written round-robin, so that loads and stores cannot be hoisted out of loops.
@@ -394,6 +396,10 @@ func nestedPathBenchmarks() -> [Benchmark] {
     let rewireChildren = [RewireReference.Child(), RewireReference.Child()]
     rewireRoot.child = rewireChildren[0]
     rewireRoot.observePath { old, new in sink.count &+= old! &+ new! }
+    let guardedRoot = GuardedRewireReference.Root()
+    let guardedChildren = [GuardedRewireReference.Child(), GuardedRewireReference.Child()]
+    guardedRoot.child = guardedChildren[0]
+    guardedRoot.observePath { old, new in sink.count &+= old! &+ new! }
 
     let observable = ObservableModel()
     let observableChildren = [ObservableChild(), ObservableChild()]
@@ -446,6 +452,10 @@ func nestedPathBenchmarks() -> [Benchmark] {
         },
         Benchmark(group: "nested path: intermediate replaced", name: Name.rewireReference) { n in
             for i in 0..<n { rewireRoot.child = rewireChildren[i & 1] }
+            blackHole(sink.count)
+        },
+        Benchmark(group: "nested path: intermediate replaced", name: Name.guardedRewireReference) { n in
+            for i in 0..<n { guardedRoot.child = guardedChildren[i & 1] }
             blackHole(sink.count)
         },
         Benchmark(group: "nested path: intermediate replaced", name: Name.observation + " (re-armed, no values)") { n in

@@ -44,6 +44,9 @@ private let fixedGateCases = [
         id: "least re-wire (reference)", group: "nested path: intermediate replaced", name: Name.rewireReference,
         iterations: 2_000),
     GateCase(
+        id: "least guarded re-wire (reference)", group: "nested path: intermediate replaced",
+        name: Name.guardedRewireReference, iterations: 2_000),
+    GateCase(
         id: "observe + cancel, token", group: "observe + cancel", name: Name.observed + " \\.value token",
         iterations: 2_000),
     GateCase(

@@ -205,6 +205,10 @@ if let ours = result(intermediateGroup, Name.observed), let observation = result
         let vsObservation = formatRatio(floor / observation)
         print("| (figure) the least re-wire vs Observation's re-armed tracking | \(vsObservation) | — |")
     }
+    if let guarded = result(intermediateGroup, Name.guardedRewireReference) {
+        let ratio = formatRatio(ours / guarded)
+        print("| (figure) intermediate replaced vs the least guarded re-wire | \(format(ours)), \(ratio) | — |")
+    }
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {
     check("observe + cancel ≤ 150 ns a pair", format(pair), pair <= 150)

@@ -1,7 +1,7 @@
 // A second harness for the nested-path rows, simpler than `Benchmarks`: each case a plain loop timed
 // by `ContinuousClock`, the median of 15 rounds, ratios within this run. Its models are its own; the
-// least re-wire is the same reference (`RewireReference`). Run: `swift run -c release
-// --package-path Benchmarks NestedRows`.
+// least re-wires are the same references (`RewireReference`, `GuardedRewireReference`). Run:
+// `swift run -c release --package-path Benchmarks NestedRows`.
 import ObservableCore
 import Observation
 import RewireReference
@@ -85,6 +85,14 @@ do {
     measure("intermediate replaced: the least re-wire", 100_000) { n in
         for i in 0..<n { root.child = referenceChildren[i & 1] }
     }
+
+    let guardedRoot = GuardedRewireReference.Root()
+    let guardedChildren = [GuardedRewireReference.Child(), GuardedRewireReference.Child()]
+    guardedRoot.child = guardedChildren[0]
+    guardedRoot.observePath { old, new in tally.count &+= (old ?? 0) &+ (new ?? 0) &+ 1 }
+    measure("intermediate replaced: the least guarded re-wire", 100_000) { n in
+        for i in 0..<n { guardedRoot.child = guardedChildren[i & 1] }
+    }
 }
 
 // A path observed, then cancelled (Observation: tracked, then ended by a change of the leaf).
@@ -148,7 +156,11 @@ let ratios = [
     ),
     (
         "intermediate replaced ÷ the least re-wire", time("intermediate replaced: ObservableCore"),
-        time("intermediate replaced: the least")
+        time("intermediate replaced: the least re-wire")
+    ),
+    (
+        "intermediate replaced ÷ the least guarded re-wire", time("intermediate replaced: ObservableCore"),
+        time("intermediate replaced: the least guarded")
     ),
     (
         "observe + cancel ÷ Observation", time("observe + cancel of the path: ObservableCore"),
