@@ -1,7 +1,8 @@
 /// A proven path (`PathProof`) read through the storage readers its getters handed over: a class
 /// check and a reader call per property, no key path projection or tracking. Assumes each object is
 /// of exactly its step's class (checked on every read; another class ends it) and each property but
-/// the last holds a one-word reference, also as its setter lends it. Proved by `StoredPathTests` and
+/// the last holds a one-word reference, also as its setter lends it (then held unretained, for the
+/// setter keeps it alive while the change is delivered). Proved by `StoredPathTests` and
 /// `ProofEquivalenceTests` under ASan.
 final class StoredPath: @unchecked Sendable {  // immutable
     /// One property, read on instances of exactly `objectType`.
@@ -94,10 +95,14 @@ final class StoredPath: @unchecked Sendable {  // immutable
 
     /// The object in a value of the first property (a one-word reference, or `nil`), if it is one of
     /// exactly the second step's class; `.none` when the value is `nil`. For a two-property path.
+    /// Not retained: the setter lends the value for as long as the intermediate is used.
     func intermediate(in value: BorrowedValue) -> Intermediate? {
-        guard let object = value.address.load(as: AnyObject?.self) else { return Intermediate.none }
-        guard ObjectIdentifier(type(of: object)) == steps[1].objectType else { return nil }
-        return .object(object)
+        guard let bits = value.address.load(as: UnsafeRawPointer?.self) else { return Intermediate.none }
+        let object = Unmanaged<AnyObject>.fromOpaque(bits)
+        guard object._withUnsafeGuaranteedRef({ ObjectIdentifier(type(of: $0)) }) == steps[1].objectType else {
+            return nil
+        }
+        return .lent(object)
     }
 
     /// The intermediate object now in `root`, as `intermediate(in:)` says; `nil` on a class mismatch.
@@ -118,28 +123,33 @@ final class StoredPath: @unchecked Sendable {  // immutable
 
     /// An intermediate object of a two-property path, of its step's class, or `nil`.
     enum Intermediate {
+        /// Kept alive by whoever lent it (a setter's value), not by this.
+        case lent(Unmanaged<AnyObject>)
         case object(AnyObject)
         case none
 
-        var object: AnyObject? {
-            guard case .object(let object) = self else { return nil }
-            return object
+        @inline(__always)
+        func withObject<Result>(_ body: (AnyObject) -> Result) -> Result? {
+            switch self {
+            case .lent(let object): object._withUnsafeGuaranteedRef(body)
+            case .object(let object): body(object)
+            case .none: nil
+            }
         }
     }
 
     /// The last property's list in `intermediate`, made if needed.
     func leafList(in intermediate: Intermediate) -> ObserverList? {
-        intermediate.object.map { ListSlot.at(steps[1].slotOffset, in: $0).pointee.observers() }
+        intermediate.withObject { ListSlot.at(steps[1].slotOffset, in: $0).pointee.observers() }
     }
 
     /// Initialises `destination` with the path's value through `intermediate`.
     func initializeValue(_ destination: UnsafeMutableRawPointer, through intermediate: Intermediate) {
-        switch intermediate {
-        case .object(let object):
-            steps[1].reader.initialize(object, destination, leaf.wrap != nil)
-        case .none:
-            none.unsafelyUnwrapped.initializeNone(at: destination)
+        guard case .none = intermediate else {
+            _ = intermediate.withObject { steps[1].reader.initialize($0, destination, leaf.wrap != nil) }
+            return
         }
+        none.unsafelyUnwrapped.initializeNone(at: destination)
     }
 
     /// `leaf` when a read of `count` lists reached the last property; `nil` otherwise.
