@@ -7,7 +7,7 @@ import Synchronization
 /// the re-wire ends the change under that lock, then moves the link and reads the new leaf as the plain
 /// reference does. The floor of "intermediate replaced" for a library that keeps that guarantee, as
 /// ObservableCore's proven paths do (`ProofEquivalenceTests`). Still no key path, no generic value, no
-/// allocation once warm.
+/// allocation once warm, and no run-time exclusivity check.
 public enum GuardedRewireReference {
     /// One observation of the path: its handler, its change in flight, and its link in a child's list.
     public final class Observation: @unchecked Sendable {
@@ -20,7 +20,7 @@ public enum GuardedRewireReference {
         let handler: (Int?, Int?) -> Void
         let flight = Mutex(Flight())
         /// Its index in the child's list that holds it; read and written under that list's lock.
-        var index = 0
+        @exclusivity(unchecked) var index = 0
 
         init(_ handler: @escaping (Int?, Int?) -> Void) { self.handler = handler }
 
@@ -81,7 +81,7 @@ public enum GuardedRewireReference {
 
     public final class Child: @unchecked Sendable {
         public let observers = Links()
-        public var leaf = 0 {
+        @exclusivity(unchecked) public var leaf = 0 {
             didSet { observers.notify(old: oldValue, new: leaf) }
         }
 
@@ -91,7 +91,7 @@ public enum GuardedRewireReference {
     public final class Root: @unchecked Sendable {
         private let paths = Mutex(ContiguousArray<Observation>())
 
-        public var child: Child? {
+        @exclusivity(unchecked) public var child: Child? {
             willSet { willRewire(from: child) }
             didSet { rewire(from: oldValue, to: child) }
         }

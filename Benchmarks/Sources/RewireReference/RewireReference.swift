@@ -6,12 +6,14 @@ import Synchronization
 /// under its own blocking lock, so a leaf set on another thread is not lost), reads the leaf on both
 /// sides and calls its handler with the two values. No allocation once warm (links move, lists keep
 /// their capacity); no key path, no generic value, no re-entrancy or changes-in-flight bookkeeping.
+/// Its fields are `@exclusivity(unchecked)`: a run-time exclusivity check on each access to a class's
+/// property is not work a re-wire must do, and ObservableCore's setters and storage readers make none.
 public enum RewireReference {
     /// One observation's membership of a child's observers: moved, never reallocated.
     public final class Link: @unchecked Sendable {
         let handler: (Int?, Int?) -> Void
         /// Its index in the list that holds it, for a removal without a search.
-        var index = 0
+        @exclusivity(unchecked) var index = 0
 
         init(_ handler: @escaping (Int?, Int?) -> Void) { self.handler = handler }
     }
@@ -48,7 +50,7 @@ public enum RewireReference {
 
     public final class Child: @unchecked Sendable {
         public let observers = Links()
-        public var leaf = 0 {
+        @exclusivity(unchecked) public var leaf = 0 {
             didSet { observers.notify(old: oldValue, new: leaf) }
         }
 
@@ -59,7 +61,7 @@ public enum RewireReference {
         /// The observations of the path: each one's link in the current child's observers.
         private let paths = Mutex(ContiguousArray<Link>())
 
-        public var child: Child? {
+        @exclusivity(unchecked) public var child: Child? {
             didSet { rewire(from: oldValue, to: child) }
         }
 
