@@ -13,6 +13,8 @@ final class StoredPath: @unchecked Sendable {  // immutable
     }
 
     private let steps: [Step]
+    /// The last step's reader, apart: called from a field it is not copied out of (a retain per read).
+    private let lastReader: StoredValueReader
     /// How the path's value is made from its last property's (see `PathProof`).
     let leaf: LeafConversion
     /// The path's value type when optional: its `nil` is the value at a `nil` intermediate.
@@ -45,6 +47,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
                 Step(objectType: ObjectIdentifier(type(of: access.object)), slotOffset: slotOffset, reader: reader))
         }
         self.steps = steps
+        self.lastReader = steps[steps.count - 1].reader
         self.leaf = leaf
         self.none = leaf.wrap == nil ? nil : valueType as? any OptionalProtocol.Type
     }
@@ -83,7 +86,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
     func initialize<Value>(_ destination: UnsafeMutableRawPointer, at end: End, as _: Value.Type) {
         switch end {
         case .leaf(let object):
-            steps[steps.count - 1].reader.initialize(object, destination, leaf.wrap != nil)
+            lastReader.initialize(object, destination, leaf.wrap != nil)
         case .none:
             none.unsafelyUnwrapped.initializeNone(at: destination)
         }
@@ -146,7 +149,7 @@ final class StoredPath: @unchecked Sendable {  // immutable
     /// Initialises `destination` with the path's value through `intermediate`.
     func initializeValue(_ destination: UnsafeMutableRawPointer, through intermediate: Intermediate) {
         guard case .none = intermediate else {
-            _ = intermediate.withObject { steps[1].reader.initialize($0, destination, leaf.wrap != nil) }
+            _ = intermediate.withObject { lastReader.initialize($0, destination, leaf.wrap != nil) }
             return
         }
         none.unsafelyUnwrapped.initializeNone(at: destination)
