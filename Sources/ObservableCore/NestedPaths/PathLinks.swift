@@ -54,8 +54,10 @@ struct PathLinks {
 
     /// `mutating` only so that the caller's stored links are used in place, not copied (a retain each).
     mutating func setLeafHearsWillChange(_ hears: Bool) {
-        guard let last = others.last, last.deliversLeaf else { return }
-        unsafeDowncast(last, to: LeafPathLink.self).setHearsWillChange(hears)
+        others.withLast { last in
+            guard last.deliversLeaf else { return }
+            unsafeDowncast(last, to: LeafPathLink.self).setHearsWillChange(hears)
+        }
     }
 
     /// What `move` changed: the links it detached, whether it retired the observation's entry, and
@@ -290,6 +292,14 @@ struct LinkStorage: RandomAccessCollection {
     @inline(__always)
     subscript(index: Int) -> PathLink {
         index == 0 ? first.unsafelyUnwrapped : more[index - 1]
+    }
+
+    /// Calls `body` with the last link, unretained: the storage holds it, and nothing changes the
+    /// storage during the call (the observation's lock is held).
+    @inline(__always)
+    func withLast(_ body: (PathLink) -> Void) {
+        let last = more.isEmpty ? first.map(Unmanaged.passUnretained) : Unmanaged.passUnretained(more[more.count - 1])
+        last?._withUnsafeGuaranteedRef(body)
     }
 
     /// Takes the links out when there is one and it is a leaf link; moved, not copied.
