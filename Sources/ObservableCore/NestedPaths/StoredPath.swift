@@ -148,11 +148,14 @@ final class StoredPath: @unchecked Sendable {  // immutable
 
     /// Initialises `destination` with the path's value through `intermediate`.
     func initializeValue(_ destination: UnsafeMutableRawPointer, through intermediate: Intermediate) {
-        guard case .none = intermediate else {
-            _ = intermediate.withObject { lastReader.initialize($0, destination, leaf.wrap != nil) }
-            return
+        switch intermediate {
+        case .lent(let object):
+            object._withUnsafeGuaranteedRef { lastReader.initialize($0, destination, leaf.wrap != nil) }
+        case .object(let object):
+            lastReader.initialize(object, destination, leaf.wrap != nil)
+        case .none:
+            none.unsafelyUnwrapped.initializeNone(at: destination)
         }
-        none.unsafelyUnwrapped.initializeNone(at: destination)
     }
 
     /// `leaf` when a read of `count` lists reached the last property; `nil` otherwise.
