@@ -10,7 +10,7 @@ import Synchronization
 /// allocation once warm, and no run-time exclusivity check.
 public enum GuardedRewireReference {
     /// One observation of the path: its handler, its change in flight, and its link in a child's list.
-    public final class Observation: @unchecked Sendable {
+    public final class Observation: ChildLink, @unchecked Sendable {
         struct Flight {
             var depth = 0
             /// The path's value when the change in flight began, or since last delivered.
@@ -19,8 +19,7 @@ public enum GuardedRewireReference {
 
         let handler: (Int?, Int?) -> Void
         let flight = Mutex(Flight())
-        /// Its index in the child's list that holds it; read and written under that list's lock.
-        @exclusivity(unchecked) var index = 0
+        @exclusivity(unchecked) public var index = 0
 
         init(_ handler: @escaping (Int?, Int?) -> Void) { self.handler = handler }
 
@@ -41,7 +40,7 @@ public enum GuardedRewireReference {
         }
 
         /// The leaf of the path's child changed: delivered from the path's value while a change is in flight.
-        func leafChanged(old: Int, new: Int) {
+        public func leafChanged(old: Int, new: Int) {
             let from = flight.withLock { flight -> Int? in
                 guard flight.depth > 0 else { return old }
                 defer { flight.old = new }
@@ -51,42 +50,7 @@ public enum GuardedRewireReference {
         }
     }
 
-    /// A child's observations of the path, under a blocking lock.
-    public final class Links: Sendable {
-        private let links = Mutex(ContiguousArray<Observation>())
-
-        public init() { links.withLock { $0.reserveCapacity(8) } }
-
-        func notify(old: Int, new: Int) {
-            for link in links.withLock({ $0 }) { link.leafChanged(old: old, new: new) }
-        }
-
-        func insert(_ link: Observation) {
-            links.withLock { links in
-                link.index = links.count
-                links.append(link)
-            }
-        }
-
-        func remove(_ link: Observation) {
-            links.withLock { links in
-                let last = links.removeLast()
-                if last !== link {
-                    last.index = link.index
-                    links[link.index] = last
-                }
-            }
-        }
-    }
-
-    public final class Child: @unchecked Sendable {
-        public let observers = Links()
-        @exclusivity(unchecked) public var leaf = 0 {
-            didSet { observers.notify(old: oldValue, new: leaf) }
-        }
-
-        public init() {}
-    }
+    public typealias Child = LinkedChild<Observation>
 
     public final class Root: @unchecked Sendable {
         private let paths = Mutex(ContiguousArray<Observation>())

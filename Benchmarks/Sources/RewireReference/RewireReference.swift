@@ -10,52 +10,16 @@ import Synchronization
 /// property is not work a re-wire must do, and ObservableCore's setters and storage readers make none.
 public enum RewireReference {
     /// One observation's membership of a child's observers: moved, never reallocated.
-    public final class Link: @unchecked Sendable {
+    public final class Link: ChildLink, @unchecked Sendable {
         let handler: (Int?, Int?) -> Void
-        /// Its index in the list that holds it, for a removal without a search.
-        @exclusivity(unchecked) var index = 0
+        @exclusivity(unchecked) public var index = 0
 
         init(_ handler: @escaping (Int?, Int?) -> Void) { self.handler = handler }
+
+        public func leafChanged(old: Int, new: Int) { handler(old, new) }
     }
 
-    /// A list of links under a blocking lock.
-    public final class Links: Sendable {
-        private let links = Mutex(ContiguousArray<Link>())
-
-        public init() { links.withLock { $0.reserveCapacity(8) } }
-
-        /// Calls each link's handler, outside the lock (the links are copied out: a retain).
-        func notify(old: Int, new: Int) {
-            for link in links.withLock({ $0 }) { link.handler(old, new) }
-        }
-
-        public func insert(_ link: Link) {
-            links.withLock { links in
-                link.index = links.count
-                links.append(link)
-            }
-        }
-
-        /// Removes `link` by swapping the last one into its place.
-        public func remove(_ link: Link) {
-            links.withLock { links in
-                let last = links.removeLast()
-                if last !== link {
-                    last.index = link.index
-                    links[link.index] = last
-                }
-            }
-        }
-    }
-
-    public final class Child: @unchecked Sendable {
-        public let observers = Links()
-        @exclusivity(unchecked) public var leaf = 0 {
-            didSet { observers.notify(old: oldValue, new: leaf) }
-        }
-
-        public init() {}
-    }
+    public typealias Child = LinkedChild<Link>
 
     public final class Root: @unchecked Sendable {
         /// The observations of the path: each one's link in the current child's observers.
