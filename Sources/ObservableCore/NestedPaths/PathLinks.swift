@@ -131,22 +131,35 @@ struct PathLinks {
     }
 
     /// Moves the leaf link of a two-property path to `list` (`nil`: the intermediate is `nil`),
-    /// keeping the observation's own entry; as `move`.
-    mutating func moveLeaf(to list: ObserverList?, leaf: LeafConversion, for owner: PathObservationBase) -> Moved {
+    /// keeping the observation's own entry; as `move`. The caller keeps the list's owner alive.
+    mutating func moveLeaf(
+        to list: Unmanaged<ObserverList>?, leaf: LeafConversion, for owner: PathObservationBase
+    ) -> Moved {
+        guard let list else { return moveLeaf(to: nil as ObserverList?, leaf: leaf, for: owner) }
+        return list._withUnsafeGuaranteedRef { moveLeaf(to: $0, leaf: leaf, for: owner) }
+    }
+
+    private mutating func moveLeaf(to list: ObserverList?, leaf: LeafConversion, for owner: PathObservationBase)
+        -> Moved
+    {
         var moved = Moved()
         if let list, var link = others.takeOnlyLeaf() {
-            defer { others.append(link) }
-            if link.list === list { return moved }
+            if link.list === list {
+                others.append(link)
+                return moved
+            }
             link.detach(keepingActive: true)
             // No table, set or manual change holds it any more: moved rather than made again.
             if isKnownUniquelyReferenced(&link) {
                 link.countsForWillChange = false
                 link.list = list
                 if list.add(link) {
+                    others.append(link)
                     moved.attachedLeaf = true
                     return moved
                 }
             }
+            others.append(link)
         } else if list == nil, others.isEmpty {
             return moved
         }
@@ -284,27 +297,28 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
 /// (most) moves its link without allocating. Under the observation's lock.
 struct LinkStorage: RandomAccessCollection {
     private var first: PathLink?
-    private var more: [PathLink] = []
+    /// `nil` until a second link: storage with one link, or none, has nothing to release.
+    private var more: [PathLink]?
 
     var startIndex: Int { 0 }
-    var endIndex: Int { first == nil ? 0 : 1 + more.count }
+    var endIndex: Int { first == nil ? 0 : 1 + (more?.count ?? 0) }
 
     @inline(__always)
     subscript(index: Int) -> PathLink {
-        index == 0 ? first.unsafelyUnwrapped : more[index - 1]
+        index == 0 ? first.unsafelyUnwrapped : more![index - 1]
     }
 
     /// Calls `body` with the last link, unretained: the storage holds it, and nothing changes the
     /// storage during the call (the observation's lock is held).
     @inline(__always)
     func withLast(_ body: (PathLink) -> Void) {
-        let last = more.isEmpty ? first.map(Unmanaged.passUnretained) : Unmanaged.passUnretained(more[more.count - 1])
+        let last = count > 1 ? Unmanaged.passUnretained(self[count - 1]) : first.map(Unmanaged.passUnretained)
         last?._withUnsafeGuaranteedRef(body)
     }
 
     /// Takes the links out when there is one and it is a leaf link; moved, not copied.
     mutating func takeOnlyLeaf() -> PathLink? {
-        guard more.isEmpty, first?.deliversLeaf == true else { return nil }
+        guard count == 1, first?.deliversLeaf == true else { return nil }
         var taken: PathLink?
         swap(&taken, &first)
         return taken
@@ -314,17 +328,19 @@ struct LinkStorage: RandomAccessCollection {
     mutating func append(_ link: PathLink) {
         if first == nil {
             first = link
+        } else if more == nil {
+            more = [link]
         } else {
-            more.append(link)
+            more!.append(link)
         }
     }
 
     mutating func remove(at index: Int) -> PathLink {
         let removed = self[index]
         if index == 0 {
-            first = more.isEmpty ? nil : more.removeFirst()
+            first = count > 1 ? more!.removeFirst() : nil
         } else {
-            more.remove(at: index - 1)
+            more!.remove(at: index - 1)
         }
         return removed
     }

@@ -42,19 +42,21 @@ extension PathObservation {
             return didChange(root, from: own, stamp: stamp, leafOld: nil, mutated: false)
         }
         let list = stored.leafList(in: now)
-        typealias Outcome = (oldBox: ValueBox?, stale: LinkStorage, dropped: [ValueBox], delivers: Bool)
+        typealias Outcome = (oldBox: ValueBox?, stale: LinkStorage, dropped: [ValueBox]?, delivers: Bool)
         let outcome = lock.withLock { () -> Outcome? in
             // The observation's own entry left the root's list: a stale change.
             guard links.listID(from: own, owner: self) != nil else { return nil }
             let oldBox = pending.finish(ChangeInFlight(source: own, stamp: stamp))
-            guard isActive else { return (oldBox, LinkStorage(), [], false) }
+            guard isActive else { return (oldBox, LinkStorage(), nil, false) }
             let moved = links.moveLeaf(to: list, leaf: stored.leaf, for: self)
             let dropped = settle(moved)
             pendingDidChange()
             return (oldBox, moved.stale, dropped, true)
         }
         guard let outcome else { return }
-        for box in outcome.dropped { free(box) }
+        if let dropped = outcome.dropped {
+            for box in dropped { free(box) }
+        }
         if outcome.delivers {
             // Without a kept old value none is asked for (`keepsValueBeforeChange`): the new one stands in.
             withPlan {

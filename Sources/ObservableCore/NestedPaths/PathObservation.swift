@@ -44,7 +44,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// `endIfUnlinked` after `.initial`.
     func register(_ read: FirstRead) {
         guard let root else { return }
-        let (moved, dropped): (PathLinks.Moved, [ValueBox])
+        let (moved, dropped): (PathLinks.Moved, [ValueBox]?)
         switch read {
         case .tracked(let accesses):
             let leaf = proven(root, accesses)
@@ -58,7 +58,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
             rewiresFromSetter = deliversLeafChanges && storedPath.rewiresFromSetter
             (moved, dropped) = lock.withLock { relink(to: lists, leaf: leaf, firstOnRoot: true) }
         }
-        for box in dropped { free(box) }
+        if let dropped {
+            for box in dropped { free(box) }
+        }
         withExtendedLifetime(moved) {}
     }
 
@@ -222,7 +224,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         let spares = withPlan { $0.spares }.takeUnretainedValue()
         let (newValue, record, leaf) = read(root, spares)
         typealias Outcome = (
-            oldBox: ValueBox?, stale: LinkStorage, dropped: [ValueBox],
+            oldBox: ValueBox?, stale: LinkStorage, dropped: [ValueBox]?,
             unlinked: Bool, delivers: Bool
         )
         let outcome = lock.withLock { () -> Outcome? in
@@ -233,7 +235,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
                 sourceList = list
             }
             let oldBox = pending.finish(ChangeInFlight(source: source, stamp: stamp))
-            guard isActive else { return (oldBox, LinkStorage(), [], false, false) }
+            guard isActive else { return (oldBox, LinkStorage(), nil, false, false) }
             let (moved, dropped) = relink(to: record.lists, leaf: leaf, firstOnRoot: record.firstOnRoot)
             let stale = moved.stale
             pendingDidChange()
@@ -244,7 +246,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
         }
         spares.accesses.giveBack(record)
         guard let outcome else { return free(newValue, spares) }
-        for box in outcome.dropped { free(box, spares) }
+        if let dropped = outcome.dropped {
+            for box in dropped { free(box, spares) }
+        }
         if outcome.delivers {
             // With `leafOld`, the path read the leaf when this set began: the setter's old value was the path's.
             deliverEvaluated(
@@ -303,7 +307,7 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Under `lock`: moves the entries (`PathLinks.move`); returns what to release after unlocking.
     private func relink(
         to lists: [ObserverList], leaf: LeafConversion?, firstOnRoot: Bool
-    ) -> (moved: PathLinks.Moved, dropped: [ValueBox]) {
+    ) -> (moved: PathLinks.Moved, dropped: [ValueBox]?) {
         let moved = links.move(to: lists, leaf: leaf, for: self, firstOnRoot: firstOnRoot)
         return (moved, settle(moved))
     }
@@ -311,9 +315,9 @@ final class PathObservation<Root: AnyObject, Value>: PathObservationBase, @unche
     /// Under `lock`, after `move` or `moveLeaf`: the old values of changes that came through entries
     /// now gone, to free after unlocking.
     @inline(__always)
-    func settle(_ moved: borrowing PathLinks.Moved) -> [ValueBox] {
+    func settle(_ moved: borrowing PathLinks.Moved) -> [ValueBox]? {
         if moved.attachedLeaf { leafHearsWillChange = false }
-        guard !moved.isEmpty, !pending.isClear else { return [] }
+        guard !moved.isEmpty, !pending.isClear else { return nil }
         var left = moved.stale.map { ObjectIdentifier($0) }
         if moved.retiredOwn { left.append(ObjectIdentifier(self)) }
         return pending.forget(left)

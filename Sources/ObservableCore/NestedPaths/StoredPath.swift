@@ -141,9 +141,10 @@ final class StoredPath: @unchecked Sendable {  // immutable
         }
     }
 
-    /// The last property's list in `intermediate`, made if needed.
-    func leafList(in intermediate: Intermediate) -> ObserverList? {
-        intermediate.withObject { ListSlot.at(steps[1].slotOffset, in: $0).pointee.observers() }
+    /// The last property's list in `intermediate`, made if needed; unretained: the intermediate's
+    /// slot owns it while the intermediate lives, and the caller keeps the intermediate.
+    func leafList(in intermediate: Intermediate) -> Unmanaged<ObserverList>? {
+        intermediate.withObject { ListSlot.at(steps[1].slotOffset, in: $0).pointee.unretainedObservers() }
     }
 
     /// Initialises `destination` with the path's value through `intermediate`.
