@@ -179,7 +179,7 @@ extension ObserverList {
         let (table, stamp) = beginRead()
         return ObservationSlot.SetSnapshot(
             list: Unmanaged.passUnretained(self), run: table.run(stamp: stamp),
-            notifiesWillChange: table.willChangeCount > 0)
+            notifiesWillChange: willChangeCount.load(ordering: .acquiring) > 0)
     }
 }
 

@@ -14,6 +14,9 @@ final class ObserverList: @unchecked Sendable {
     @usableFromInline let liveCount = Atomic<Int>(0)
     /// Whether an entry waits to learn the property's key, making sets run `willChange`. Under `lock`.
     @usableFromInline let awaitingKey = Atomic<Bool>(false)
+    /// Entries counted as wanting `willChange` (`ListEntry.countsForWillChange`), and one for a wait
+    /// for the key: sets that begin afterwards run the `willChange` pass. Written under `lock`.
+    @usableFromInline let willChangeCount = Atomic<Int32>(0)
     // Guarded by `lock`.
     @exclusivity(unchecked) var table: EntryTable
     @exclusivity(unchecked) var retired: [EntryTable] = []
@@ -202,7 +205,6 @@ extension ObserverList {
         struct Header {
             @usableFromInline var count: Int
             @usableFromInline var capacity: Int
-            @usableFromInline var willChangeCount: Int
         }
 
         @usableFromInline let raw: UnsafeMutableRawPointer
@@ -214,7 +216,7 @@ extension ObserverList {
             let raw = UnsafeMutableRawPointer.allocate(
                 byteCount: slotsOffset + capacity * MemoryLayout<Unmanaged<ListEntry>?>.stride,
                 alignment: MemoryLayout<Header>.alignment)
-            raw.initializeMemory(as: Header.self, to: Header(count: 0, capacity: capacity, willChangeCount: 0))
+            raw.initializeMemory(as: Header.self, to: Header(count: 0, capacity: capacity))
             return EntryTable(raw: raw)
         }
 
@@ -228,11 +230,6 @@ extension ObserverList {
             nonmutating set { header.pointee.count = newValue }
         }
         var capacity: Int { header.pointee.capacity }
-        /// Entries counted as wanting `willChange` (see `ListEntry.countsForWillChange`).
-        @inlinable var willChangeCount: Int {
-            get { header.pointee.willChangeCount }
-            nonmutating set { header.pointee.willChangeCount = newValue }
-        }
         /// The entries, for a set with `stamp`.
         @inlinable func run(stamp: Int) -> EntryRun {
             EntryRun(slots: UnsafePointer(slots), count: count, stamp: stamp)
@@ -278,7 +275,6 @@ extension ObserverList {
                 if let entry = slots[index] { taken.append(entry) }
             }
             count = 0
-            willChangeCount = 0
             return taken
         }
 
@@ -298,7 +294,6 @@ extension ObserverList {
                 (copy.slots + index).initialize(to: slots[index]?.retain())
             }
             copy.count = count
-            copy.willChangeCount = willChangeCount
             return copy
         }
 
@@ -307,7 +302,6 @@ extension ObserverList {
             let grown = EntryTable.allocate(capacity: capacity)
             grown.slots.moveInitialize(from: slots, count: count)
             grown.count = count
-            grown.willChangeCount = willChangeCount
             deallocate()
             return grown
         }

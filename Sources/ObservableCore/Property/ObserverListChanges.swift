@@ -32,24 +32,29 @@ extension ObserverList {
     /// A large table left empty is freed; a small one is kept for the next observation.
     private static func shrinkIfEmpty(_ table: inout EntryTable) {
         guard table.count == 0, table.capacity > 16 else { return }
-        let willChangeCount = table.willChangeCount
         table.deallocate()
         table = EntryTable.allocate(capacity: 4)
-        table.willChangeCount = willChangeCount
+    }
+
+    /// Under `lock`: counts an entry, or a wait for the key, in `willChangeCount` (`by` 1) or no
+    /// longer (-1). A count is added before the table that holds its entry is published and taken
+    /// away after, so a set that reads the entry reads its count.
+    private func countForWillChange(by delta: Int32) {
+        willChangeCount.store(willChangeCount.load(ordering: .relaxed) + delta, ordering: .releasing)
     }
 
     /// Adds `entry` at the end; `false` if the instance is being deallocated.
     func add(_ entry: ListEntry, awaitingKey awaits: Bool = false) -> Bool {
         let (added, freed): (Bool, FreedTables) = lock.withLock {
             if isEnded { return (false, nil) }
+            if entry.countsForWillChange { countForWillChange(by: 1) }
+            if awaits, !awaitingKey.load(ordering: .relaxed) {
+                awaitingKey.store(true, ordering: .relaxed)
+                countForWillChange(by: 1)
+            }
             return change(minimumCapacity: table.count + 1) { table in
                 entry.index = table.count
                 table.append(entry)
-                if entry.countsForWillChange { table.willChangeCount += 1 }
-                if awaits, !awaitingKey.load(ordering: .relaxed) {
-                    awaitingKey.store(true, ordering: .relaxed)
-                    table.willChangeCount += 1
-                }
                 liveCount.store(liveCount.load(ordering: .relaxed) + 1, ordering: .relaxed)
                 return true
             }
@@ -63,12 +68,12 @@ extension ObserverList {
         let (removed, freed): (Unmanaged<ListEntry>?, FreedTables) = lock.withLock {
             guard isRegistered(entry) else { return (nil, nil) }
             let index = entry.index
+            defer { if entry.countsForWillChange { countForWillChange(by: -1) } }
             return change(minimumCapacity: 0) { table in
                 let removed = table.take(at: index)
                 entry.index = -1
                 let live = liveCount.load(ordering: .relaxed) - 1
                 liveCount.store(live, ordering: .relaxed)
-                if entry.countsForWillChange { table.willChangeCount -= 1 }
                 if index == table.count - 1 {
                     // Cancelling the newest observation (the observe/cancel pattern) leaves no hole.
                     table.trimTrailingHoles()
@@ -85,27 +90,24 @@ extension ObserverList {
 
     @usableFromInline @inline(never)
     func learn(_ key: ObservedPropertyKey) {
-        let freed: FreedTables = lock.withLock {
-            guard awaitingKey.load(ordering: .relaxed), !isEnded else { return nil }
+        lock.withLock {
+            guard awaitingKey.load(ordering: .relaxed), !isEnded else { return }
             awaitingKey.store(false, ordering: .relaxed)
             for index in 0..<table.count {
                 table[index]?._withUnsafeGuaranteedRef { $0.learn(key) }
             }
-            return change(minimumCapacity: 0) { table in table.willChangeCount -= 1 }.1
+            countForWillChange(by: -1)
         }
-        Self.destroy(freed)
     }
 
-    /// Counts `entry` in `willChangeCount` or not, for sets that begin afterwards.
+    /// Counts `entry` in `willChangeCount` or not, for sets that begin afterwards: the table is not
+    /// changed.
     func setCountsForWillChange(_ entry: ListEntry, _ counts: Bool) {
-        let freed: FreedTables = lock.withLock {
-            guard entry.countsForWillChange != counts, isRegistered(entry) else { return nil }
-            return change(minimumCapacity: 0) { table in
-                table.willChangeCount += counts ? 1 : -1
-                entry.countsForWillChange = counts
-            }.1
+        lock.withLock {
+            guard entry.countsForWillChange != counts, isRegistered(entry) else { return }
+            entry.countsForWillChange = counts
+            countForWillChange(by: counts ? 1 : -1)
         }
-        Self.destroy(freed)
     }
 
     private func isRegistered(_ entry: ListEntry) -> Bool {
@@ -118,6 +120,7 @@ extension ObserverList {
     func end() {
         let (ended, freed): ([Unmanaged<ListEntry>], FreedTables) = lock.withLock {
             isEnded = true
+            willChangeCount.store(0, ordering: .relaxed)
             return change(minimumCapacity: 0) { table in
                 liveCount.store(0, ordering: .relaxed)
                 return table.takeAll()
