@@ -65,7 +65,7 @@ class PathObservationBase: ListEntry, @unchecked Sendable {
     /// Calls `body` with what the plan keeps for re-wires to reuse.
     @inline(__always)
     final func withSpares<Result>(_ body: (RewireSpares) -> Result) -> Result {
-        withPlan { $0.spares._withUnsafeGuaranteedRef(body) }
+        withPlan { $0.spares }._withUnsafeGuaranteedRef(body)
     }
 
     /// What the changes carry and `observes` compares.
