@@ -36,9 +36,17 @@ extension PathObservation {
     }
 
     private func rewire(_ root: Root, to newValue: BorrowedValue, stamp: Int, through stored: StoredPath) {
+        if stored.isLatestSet(stamp, of: root) {
+            return rewire(root, to: stored.intermediate(in: newValue), stamp: stamp, through: stored)
+        }
+        stored.withIntermediate(of: root) { rewire(root, to: $0, stamp: stamp, through: stored) }
+    }
+
+    /// `now`: the intermediate object the leaf link moves to, which the caller keeps alive; `nil`:
+    /// one the stored path does not read.
+    private func rewire(_ root: Root, to now: StoredPath.Intermediate?, stamp: Int, through stored: StoredPath) {
         let own = ObjectIdentifier(self)
-        let latest = stored.isLatestSet(stamp, of: root)
-        guard let now = latest ? stored.intermediate(in: newValue) : stored.intermediate(of: root) else {
+        guard let now else {
             return didChange(root, from: own, stamp: stamp, leafOld: nil, mutated: false)
         }
         let list = stored.leafList(in: now)

@@ -1,8 +1,8 @@
 /// A proven path (`PathProof`) read through the storage readers its getters handed over: a class
 /// check and a reader call per property, no key path projection or tracking. Assumes each object is
 /// of exactly its step's class (checked on every read; another class ends it) and each property but
-/// the last holds a one-word reference, also as its setter lends it (then held unretained, for the
-/// setter keeps it alive while the change is delivered). Proved by `StoredPathTests` and
+/// the last holds a one-word reference, also as its setter lends it; an `Intermediate` holds its
+/// object unretained, kept alive by the setter or by `withIntermediate(of:)`. Proved by `StoredPathTests` and
 /// `ProofEquivalenceTests` under ASan.
 final class StoredPath: @unchecked Sendable {  // immutable
     /// One property, read on instances of exactly `objectType`.
@@ -105,15 +105,16 @@ final class StoredPath: @unchecked Sendable {  // immutable
         guard object._withUnsafeGuaranteedRef({ ObjectIdentifier(type(of: $0)) }) == steps[1].objectType else {
             return nil
         }
-        return .lent(object)
+        return .object(object)
     }
 
-    /// The intermediate object now in `root`, as `intermediate(in:)` says; `nil` on a class mismatch.
-    func intermediate<Root: AnyObject>(of root: Root) -> Intermediate? {
-        guard ObjectIdentifier(type(of: root)) == steps[0].objectType else { return nil }
-        guard let object = Self.next(root, steps[0].reader) else { return Intermediate.none }
-        guard ObjectIdentifier(type(of: object)) == steps[1].objectType else { return nil }
-        return .object(object)
+    /// Calls `body` with the intermediate object now in `root`, held for the call, as
+    /// `intermediate(in:)` says; `nil` on a class mismatch.
+    func withIntermediate<Root: AnyObject>(of root: Root, _ body: (Intermediate?) -> Void) {
+        guard ObjectIdentifier(type(of: root)) == steps[0].objectType else { return body(nil) }
+        guard let object = Self.next(root, steps[0].reader) else { return body(Intermediate.none) }
+        guard ObjectIdentifier(type(of: object)) == steps[1].objectType else { return body(nil) }
+        withExtendedLifetime(object) { body(.object(Unmanaged.passUnretained(object))) }
     }
 
     /// Whether no set of the root's first property began after the one stamped `stamp` (then the
@@ -124,18 +125,16 @@ final class StoredPath: @unchecked Sendable {  // immutable
                 ._withUnsafeGuaranteedRef { $0.stamp == stamp } == true
     }
 
-    /// An intermediate object of a two-property path, of its step's class, or `nil`.
+    /// An intermediate object of a two-property path, of its step's class, or `nil`. Holds no
+    /// reference (so copying one costs nothing): whoever lent the object keeps it alive while it is used.
     enum Intermediate {
-        /// Kept alive by whoever lent it (a setter's value), not by this.
-        case lent(Unmanaged<AnyObject>)
-        case object(AnyObject)
+        case object(Unmanaged<AnyObject>)
         case none
 
         @inline(__always)
         func withObject<Result>(_ body: (AnyObject) -> Result) -> Result? {
             switch self {
-            case .lent(let object): object._withUnsafeGuaranteedRef(body)
-            case .object(let object): body(object)
+            case .object(let object): object._withUnsafeGuaranteedRef(body)
             case .none: nil
             }
         }
@@ -150,10 +149,8 @@ final class StoredPath: @unchecked Sendable {  // immutable
     /// Initialises `destination` with the path's value through `intermediate`.
     func initializeValue(_ destination: UnsafeMutableRawPointer, through intermediate: Intermediate) {
         switch intermediate {
-        case .lent(let object):
-            object._withUnsafeGuaranteedRef { lastReader.initialize($0, destination, leaf.wrap != nil) }
         case .object(let object):
-            lastReader.initialize(object, destination, leaf.wrap != nil)
+            object._withUnsafeGuaranteedRef { lastReader.initialize($0, destination, leaf.wrap != nil) }
         case .none:
             none.unsafelyUnwrapped.initializeNone(at: destination)
         }
