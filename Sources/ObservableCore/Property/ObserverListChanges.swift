@@ -68,8 +68,7 @@ extension ObserverList {
         let (removed, freed): (Unmanaged<ListEntry>?, FreedTables) = lock.withLock {
             guard isRegistered(entry) else { return (nil, nil) }
             let index = entry.index
-            defer { if entry.countsForWillChange { countForWillChange(by: -1) } }
-            return change(minimumCapacity: 0) { table in
+            let outcome = change(minimumCapacity: 0) { table in
                 let removed = table.take(at: index)
                 entry.index = -1
                 let live = liveCount.load(ordering: .relaxed) - 1
@@ -82,6 +81,8 @@ extension ObserverList {
                 }
                 return removed
             }
+            if entry.countsForWillChange { countForWillChange(by: -1) }
+            return outcome
         }
         Self.destroy(freed)
         // Possibly the last reference to the entry and to what its handler captured: after the lock.
@@ -120,11 +121,12 @@ extension ObserverList {
     func end() {
         let (ended, freed): ([Unmanaged<ListEntry>], FreedTables) = lock.withLock {
             isEnded = true
-            willChangeCount.store(0, ordering: .relaxed)
-            return change(minimumCapacity: 0) { table in
+            let ended = change(minimumCapacity: 0) { table in
                 liveCount.store(0, ordering: .relaxed)
                 return table.takeAll()
             }
+            willChangeCount.store(0, ordering: .releasing)
+            return ended
         }
         Self.destroy(freed)
         for entry in ended {
