@@ -34,15 +34,16 @@ struct LeafDelivery {
     /// Delivers an evaluated change to its observation with the root the caller holds (a weak load of
     /// it would retain it through its side table): `PathObservation.deliverEvaluated`'s usual case.
     let evaluated: (AnyObject, AnyObject, BorrowedValue, BorrowedValue, CollectionMutation?) -> Void
-    /// Delivers a re-wire's change to the observation and root given: the old value given (none:
-    /// the new one stands in) and the new one the last function writes.
-    let rewired: (AnyObject, AnyObject, BorrowedValue?, ValueWriter) -> Void
+    /// Delivers a re-wire's change to the observation and root given: the old value at the address
+    /// given, which it destroys, typed (none: the new one stands in), and the new one the last
+    /// function writes.
+    let rewired: (AnyObject, AnyObject, UnsafeMutableRawPointer?, ValueWriter) -> Void
 
     @usableFromInline
     init(
         leaf: @escaping (AnyObject, BorrowedValue, BorrowedValue, LeafWrap, Bool, CollectionMutation?) -> Void,
         evaluated: @escaping (AnyObject, AnyObject, BorrowedValue, BorrowedValue, CollectionMutation?) -> Void,
-        rewired: @escaping (AnyObject, AnyObject, BorrowedValue?, ValueWriter) -> Void
+        rewired: @escaping (AnyObject, AnyObject, UnsafeMutableRawPointer?, ValueWriter) -> Void
     ) {
         self.leaf = leaf
         self.evaluated = evaluated

@@ -16,15 +16,19 @@ extension PathObservation {
             },
             rewired: { observation, root, old, write in
                 let observation = unsafeDowncast(observation, to: PathObservation<Root, Value>.self)
-                guard observation.isActive else { return }
-                withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { value in
-                    let new = value.baseAddress.unsafelyUnwrapped
-                    write(UnsafeMutableRawPointer(new))
-                    observation.deliverLeaf(
-                        unsafeDowncast(root, to: Root.self), old ?? BorrowedValue(address: new),
-                        BorrowedValue(address: new), nil)
-                    new.deinitialize(count: 1)
+                let old = old?.assumingMemoryBound(to: Value.self)
+                if observation.isActive {
+                    withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { value in
+                        let new = value.baseAddress.unsafelyUnwrapped
+                        write(UnsafeMutableRawPointer(new))
+                        observation.deliverLeaf(
+                            unsafeDowncast(root, to: Root.self), BorrowedValue(address: old ?? new),
+                            BorrowedValue(address: new), nil)
+                        new.deinitialize(count: 1)
+                    }
                 }
+                // Here, where its type is known: through the box, its type's witness would destroy it.
+                old?.deinitialize(count: 1)
             })
     }
 

@@ -68,12 +68,14 @@ extension PathObservation {
         if outcome.delivers {
             // Without a kept old value none is asked for (`keepsValueBeforeChange`): the new one stands in.
             withPlan {
-                $0.leafDelivery.rewired(self, root, outcome.oldBox?.borrowed) {
+                $0.leafDelivery.rewired(self, root, outcome.oldBox?.address) {
                     stored.initializeValue($0, through: now)
                 }
             }
+            if let oldBox = outcome.oldBox { withSpares { oldBox.giveBackDestroyed(into: $0.cells) } }
+        } else {
+            free(outcome.oldBox)
         }
-        free(outcome.oldBox)
         withExtendedLifetime(outcome.stale) {}
     }
 

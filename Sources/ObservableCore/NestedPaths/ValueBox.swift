@@ -5,7 +5,8 @@ import Synchronization
 /// type, and that a `SpareCells` only ever holds cells of one type (a plan's value type). Proved by
 /// `NestedPathTests`, `ReentrancyTests` and `ValueBoxTests` (ASan, LSan).
 struct ValueBox {
-    private let address: UnsafeMutableRawPointer
+    /// Where the value is, for code of its type that destroys it in place (then `giveBackDestroyed`).
+    let address: UnsafeMutableRawPointer
 
     /// A box of `value`, in a cell of `spare` if it has one.
     init<Value>(_ value: Value, in spare: borrowing SpareCells) {
@@ -27,6 +28,11 @@ struct ValueBox {
     /// Destroys the value and gives its cell back to `spare` (or frees it).
     func destroy<Value>(as _: Value.Type, into spare: borrowing SpareCells) {
         address.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        spare.giveBack(address)
+    }
+
+    /// Gives the cell back to `spare` once code of the value's type has destroyed the value.
+    func giveBackDestroyed(into spare: borrowing SpareCells) {
         spare.giveBack(address)
     }
 }
