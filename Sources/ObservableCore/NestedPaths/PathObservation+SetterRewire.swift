@@ -20,8 +20,7 @@ extension PathObservation {
         let kept = lock.withLock { () -> Bool in
             guard links.listID(from: own, owner: self) != nil else { return false }
             let change = ChangeInFlight(source: own, stamp: stamp)
-            pending.begin(change)
-            pending.recordOldValue(box, for: change)
+            pending.begin(change, keeping: box)
             pendingDidChange()
             return true
         }

@@ -140,12 +140,12 @@ extension PathObservationBase {
     /// value taken at `willChange`; kept by change, so a nested change pairs with its own old value.
     /// Not generic, so no metadata lookup per change; whoever takes a `ValueBox` out consumes it.
     struct ChangesInFlight {
-        /// A change in flight with how many times it began, or an old value: one array, one word.
+        /// A change in flight with how many times it began, an old value, or both: one array.
         private struct Record {
             let change: ChangeInFlight
             /// How many times `change` began; `0` in an old value's record.
             var count: Int
-            let oldValue: ValueBox?
+            var oldValue: ValueBox?
         }
 
         /// A few records at most, so searched linearly rather than hashed.
@@ -175,25 +175,38 @@ extension PathObservationBase {
             records.append(Record(change: change, count: 0, oldValue: box))
         }
 
+        /// `begin` and `recordOldValue` at once: one record when the change is not already in flight.
+        mutating func begin(_ change: ChangeInFlight, keeping box: ValueBox) {
+            guard records.contains(where: { $0.count > 0 && $0.change == change }) else {
+                return records.append(Record(change: change, count: 1, oldValue: box))
+            }
+            begin(change)
+            recordOldValue(box, for: change)
+        }
+
         /// Ends `change`: its count, and its latest old value if one was recorded.
         mutating func finish(_ change: ChangeInFlight) -> ValueBox? {
             // The usual case, one change begun once with its old value: emptied at once, capacity kept.
-            if records.count == 2, records[0].count == 1, records[1].count == 0, records[0].change == change,
-                records[1].change == change
-            {
-                let oldValue = records.removeLast().oldValue
-                records.removeLast()
-                return oldValue
+            if records.count == 1, records[0].count == 1, records[0].change == change {
+                return records.removeLast().oldValue
             }
             if let index = records.firstIndex(where: { $0.count > 0 && $0.change == change }) {
                 if records[index].count > 1 {
                     records[index].count -= 1
-                } else {
+                } else if records[index].oldValue == nil {
                     records.remove(at: index)
+                } else {
+                    records[index].count = 0  // its old value stays, as a record of its own
                 }
             }
             guard let index = records.lastIndex(where: { $0.oldValue != nil && $0.change == change }) else {
                 return nil
+            }
+            guard records[index].count == 0 else {
+                // Still in flight: its count stays, its old value goes.
+                let oldValue = records[index].oldValue
+                records[index].oldValue = nil
+                return oldValue
             }
             return records.remove(at: index).oldValue
         }
