@@ -51,6 +51,28 @@ struct WillChangeCountTests {
         #expect(!list.add(Self.entry(counting: true)) && Self.count(list) == 0)
     }
 
+    @Test("an entry its owner serialises is counted without the lock, once, and its removal takes the count away")
+    func ownedEntry() {
+        let list = ObserverList()
+        let link = Self.entry(counting: false)
+        #expect(list.add(link))
+        list.setCountsForWillChange(ownedEntry: link, true)
+        list.setCountsForWillChange(ownedEntry: link, true)
+        #expect(Self.count(list) == 1 && link.countsForWillChange)
+        list.setCountsForWillChange(ownedEntry: link, false)
+        #expect(Self.count(list) == 0 && !link.countsForWillChange)
+        // Counted on a list that then publishes a table without it: the count goes with it, once.
+        list.setCountsForWillChange(ownedEntry: link, true)
+        list.remove(link)
+        list.remove(link)
+        #expect(Self.count(list) == 0)
+        // Added back while counted (a re-wire moves a link it has made to hear willChange): counted again.
+        #expect(list.add(link))
+        #expect(Self.count(list) == 1)
+        list.end()
+        #expect(Self.count(list) == 0)
+    }
+
     @Test("an entry made to hear willChange while a set reads the list leaves the published table in place")
     func noTableChange() {
         let list = ObserverList()

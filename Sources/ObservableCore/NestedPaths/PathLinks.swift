@@ -289,7 +289,8 @@ final class LeafPathLink: PathLink, @unchecked Sendable {
     }
 
     func setHearsWillChange(_ hears: Bool) {
-        Unmanaged.passUnretained(list)._withUnsafeGuaranteedRef { $0.setCountsForWillChange(self, hears) }
+        // Under the observation's lock, which every addition and removal of this link holds too.
+        Unmanaged.passUnretained(list)._withUnsafeGuaranteedRef { $0.setCountsForWillChange(ownedEntry: self, hears) }
     }
 }
 

@@ -16,7 +16,8 @@ class ListEntry: AnyObservation, @unchecked Sendable {
     @usableFromInline
     final let options: ObservationOptions
     /// Whether the entry counts in `willChangeCount`, so a set runs the `willChange` pass; a leaf link
-    /// only while a change is in flight. Under the list's lock; before the index, to share its word.
+    /// only while a change is in flight. Under the list's lock (a leaf link's: under its
+    /// observation's); before the index, to share its word.
     final var countsForWillChange: Bool
     private final var storedIndex: Int32 = -1
     /// Called for each change the entry hears about, with the entry itself.

@@ -38,9 +38,10 @@ extension ObserverList {
 
     /// Under `lock`: counts an entry, or a wait for the key, in `willChangeCount` (`by` 1) or no
     /// longer (-1). A count is added before the table that holds its entry is published and taken
-    /// away after, so a set that reads the entry reads its count.
+    /// away after, so a set that reads the entry reads its count. Atomic: a path's leaf link is
+    /// counted without the lock (`setCountsForWillChange(ownedEntry:_:)`).
     private func countForWillChange(by delta: Int32) {
-        willChangeCount.store(willChangeCount.load(ordering: .relaxed) + delta, ordering: .releasing)
+        willChangeCount.wrappingAdd(delta, ordering: .releasing)
     }
 
     /// Adds `entry` at the end; `false` if the instance is being deallocated.
@@ -109,6 +110,15 @@ extension ObserverList {
             entry.countsForWillChange = counts
             countForWillChange(by: counts ? 1 : -1)
         }
+    }
+
+    /// `setCountsForWillChange` without the list's lock, for an entry whose owner's lock serialises
+    /// its additions, removals and counting (a path's leaf link, under its observation's). On a list
+    /// that has ended the count no longer matters: no set reads it.
+    func setCountsForWillChange(ownedEntry entry: ListEntry, _ counts: Bool) {
+        guard entry.countsForWillChange != counts else { return }
+        entry.countsForWillChange = counts
+        willChangeCount.wrappingAdd(counts ? 1 : -1, ordering: .releasing)
     }
 
     private func isRegistered(_ entry: ListEntry) -> Bool {
