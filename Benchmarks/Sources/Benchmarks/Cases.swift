@@ -22,6 +22,13 @@ enum Name {
     static let rewireReference = "reference: the least re-wire (a link moved between locked lists, both leaves read)"
     static let guardedRewireReference =
         "reference: the least guarded re-wire (the same, the path's old value held in flight under a lock)"
+    static let apiRewireReference =
+        "reference: the least re-wire of this API (the guarded one, its lists read without a lock, its child "
+        + "reached through a witness table, ObservedChange's fields)"
+    static let guardedLeafReference =
+        "reference: the least guarded re-wire's own leaf change (a locked list, copied)"
+    static let apiLeafReference =
+        "reference: the least re-wire of this API's own leaf change (a list read without a lock)"
 }
 
 /// Objects read and written round-robin, so that loads and stores cannot be hoisted out of loops.
@@ -400,6 +407,12 @@ func nestedPathBenchmarks() -> [Benchmark] {
     let guardedChildren = [GuardedRewireReference.Child(), GuardedRewireReference.Child()]
     guardedRoot.child = guardedChildren[0]
     guardedRoot.observePath { old, new in sink.count &+= old! &+ new! }
+    let apiRoot = APIRewireReference.Root()
+    let apiChildren = [APIRewireReference.Child(), APIRewireReference.Child()]
+    apiRoot.child = apiChildren[0]
+    apiRoot.observePath(\APIRewireReference.Root.child?.leaf) { change in
+        sink.count &+= change.oldValue! &+ change.newValue!
+    }
 
     let observable = ObservableModel()
     let observableChildren = [ObservableChild(), ObservableChild()]
@@ -433,6 +446,20 @@ func nestedPathBenchmarks() -> [Benchmark] {
             blackHole(sink.count)
             withExtendedLifetime((referenceToken, referenceRoot)) {}
         },
+        // What the re-wire references' lists cost the leaf change they exist for (guarded: a lock and a
+        // copy per set, and the observation's lock), against the reference above.
+        Benchmark(group: "nested path: leaf change", name: Name.guardedLeafReference) { n in
+            let child = guardedChildren[0]
+            guardedRoot.child = child
+            for i in 0..<n { child.leaf = i }
+            blackHole(sink.count)
+        },
+        Benchmark(group: "nested path: leaf change", name: Name.apiLeafReference) { n in
+            let child = apiChildren[0]
+            apiRoot.child = child
+            for i in 0..<n { child.leaf = i }
+            blackHole(sink.count)
+        },
         Benchmark(group: "nested path: leaf change", name: Name.observation + " (re-armed, no values)") { n in
             let child = observableChildren[0]
             observable.child = child
@@ -456,6 +483,10 @@ func nestedPathBenchmarks() -> [Benchmark] {
         },
         Benchmark(group: "nested path: intermediate replaced", name: Name.guardedRewireReference) { n in
             for i in 0..<n { guardedRoot.child = guardedChildren[i & 1] }
+            blackHole(sink.count)
+        },
+        Benchmark(group: "nested path: intermediate replaced", name: Name.apiRewireReference) { n in
+            for i in 0..<n { apiRoot.child = apiChildren[i & 1] }
             blackHole(sink.count)
         },
         Benchmark(group: "nested path: intermediate replaced", name: Name.observation + " (re-armed, no values)") { n in

@@ -47,6 +47,9 @@ private let fixedGateCases = [
         id: "least guarded re-wire (reference)", group: "nested path: intermediate replaced",
         name: Name.guardedRewireReference, iterations: 2_000),
     GateCase(
+        id: "least re-wire of this API (reference)", group: "nested path: intermediate replaced",
+        name: Name.apiRewireReference, iterations: 2_000),
+    GateCase(
         id: "observe + cancel, token", group: "observe + cancel", name: Name.observed + " \\.value token",
         iterations: 2_000),
     GateCase(

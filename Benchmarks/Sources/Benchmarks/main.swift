@@ -209,6 +209,10 @@ if let ours = result(intermediateGroup, Name.observed), let observation = result
         let ratio = formatRatio(ours / guarded)
         print("| (figure) intermediate replaced vs the least guarded re-wire | \(format(ours)), \(ratio) | — |")
     }
+    if let api = result(intermediateGroup, Name.apiRewireReference) {
+        let ratio = formatRatio(ours / api)
+        print("| (figure) intermediate replaced vs the least re-wire of this API | \(format(ours)), \(ratio) | — |")
+    }
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {
     check("observe + cancel ≤ 150 ns a pair", format(pair), pair <= 150)

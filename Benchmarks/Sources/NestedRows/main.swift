@@ -1,6 +1,7 @@
 // A second harness for the nested-path rows, simpler than `Benchmarks`: each case a plain loop timed
 // by `ContinuousClock`, the median of 15 rounds, ratios within this run. Its models are its own; the
-// least re-wires are the same references (`RewireReference`, `GuardedRewireReference`). Run:
+// least re-wires are the same references (`RewireReference`, `GuardedRewireReference`,
+// `APIRewireReference`). Run:
 // `swift run -c release --package-path Benchmarks NestedRows`.
 import ObservableCore
 import Observation
@@ -93,6 +94,26 @@ do {
     measure("intermediate replaced: the least guarded re-wire", 100_000) { n in
         for i in 0..<n { guardedRoot.child = guardedChildren[i & 1] }
     }
+    measure("leaf change: the least guarded re-wire's own", 1_000_000) { n in
+        let child = guardedChildren[0]
+        guardedRoot.child = child
+        for i in 0..<n { child.leaf = i }
+    }
+
+    let apiRoot = APIRewireReference.Root()
+    let apiChildren = [APIRewireReference.Child(), APIRewireReference.Child()]
+    apiRoot.child = apiChildren[0]
+    apiRoot.observePath(\APIRewireReference.Root.child?.leaf) { change in
+        tally.count &+= (change.oldValue ?? 0) &+ (change.newValue ?? 0) &+ 1
+    }
+    measure("intermediate replaced: the least re-wire of this API", 100_000) { n in
+        for i in 0..<n { apiRoot.child = apiChildren[i & 1] }
+    }
+    measure("leaf change: the least re-wire of this API's own", 1_000_000) { n in
+        let child = apiChildren[0]
+        apiRoot.child = child
+        for i in 0..<n { child.leaf = i }
+    }
 }
 
 // A path observed, then cancelled (Observation: tracked, then ended by a change of the leaf).
@@ -163,12 +184,24 @@ let ratios = [
         time("intermediate replaced: the least guarded")
     ),
     (
+        "intermediate replaced ÷ the least re-wire of this API", time("intermediate replaced: ObservableCore"),
+        time("intermediate replaced: the least re-wire of this API")
+    ),
+    (
         "observe + cancel ÷ Observation", time("observe + cancel of the path: ObservableCore"),
         time("observe + cancel of the path: Observation")
     ),
     (
         "leaf change ÷ the direct change with a weak root", time("leaf change: ObservableCore"),
         time("leaf change: the direct")
+    ),
+    (
+        "the least guarded re-wire's leaf change ÷ the direct change with a weak root",
+        time("leaf change: the least guarded"), time("leaf change: the direct")
+    ),
+    (
+        "the least re-wire of this API's leaf change ÷ the direct change with a weak root",
+        time("leaf change: the least re-wire of this API"), time("leaf change: the direct")
     ),
 ]
 print("| case | ns/op |")
