@@ -46,6 +46,24 @@ struct ValueBoxTests {
         for box in again + [fresh] { box.destroy(as: String.self, into: spare) }
     }
 
+    @Test("a value destroyed in place by code of its type gives its cell back once, for the next box")
+    func destroyedInPlace() {
+        let spare = SpareCells()
+        weak var watched: Tracked?
+        var tracked: Tracked? = Tracked(3)
+        watched = tracked
+        let box = ValueBox(tracked.unsafelyUnwrapped, in: spare)
+        tracked = nil
+        // As a re-wire's delivery does: typed, at the box's address.
+        box.address.assumingMemoryBound(to: Tracked.self).deinitialize(count: 1)
+        #expect(watched == nil)
+        box.giveBackDestroyed(into: spare)
+        let next = ValueBox(Tracked(4), in: spare)
+        #expect(next.borrowed.address == box.borrowed.address)
+        #expect(next.borrowed.read(as: Tracked.self).value == 4)
+        next.destroy(as: Tracked.self, into: spare)
+    }
+
     @Test("boxes made and destroyed on four threads at once: every value intact, none destroyed twice")
     func concurrent() {
         let spare = SpareCells()

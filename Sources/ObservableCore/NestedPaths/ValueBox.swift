@@ -2,8 +2,9 @@ import Synchronization
 
 /// A path's value in a heap cell, type-erased: an old value from `willChange` to `didChange`, or a
 /// re-evaluated new value while it is delivered. Assumes each box is taken or destroyed once, as its
-/// type, and that a `SpareCells` only ever holds cells of one type (a plan's value type). Proved by
-/// `NestedPathTests`, `ReentrancyTests` and `ValueBoxTests` (ASan, LSan).
+/// type (by `destroy`, or in place by code of that type before `giveBackDestroyed`), and that a
+/// `SpareCells` only ever holds cells of one type (a plan's value type). Proved by `NestedPathTests`,
+/// `ReentrancyTests` and `ValueBoxTests` (ASan, LSan).
 struct ValueBox {
     /// Where the value is, for code of its type that destroys it in place (then `giveBackDestroyed`).
     let address: UnsafeMutableRawPointer
