@@ -203,6 +203,8 @@ class PathPlan: @unchecked Sendable {  // immutable but for what it learns, set 
         provenLeaf.unmanaged.unsafelyUnwrapped
     }
 
+    /// Never asked for a re-wire's delivery (which must destroy the old value): a re-wire from the
+    /// setter's values needs a leaf delivery (`PathObservation.register`).
     private static var noDelivery: LeafDelivery {
         LeafDelivery(leaf: { _, _, _, _, _, _ in }, evaluated: { _, _, _, _, _ in }, rewired: { _, _, _, _ in })
     }
