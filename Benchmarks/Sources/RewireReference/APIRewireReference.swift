@@ -21,16 +21,11 @@ public enum APIRewireReference {
     }
 
     public final class Observation: ChildLink, @unchecked Sendable {
-        struct Flight {
-            var depth = 0
-            var old: Int? = nil
-        }
-
         let handler: (Change) -> Void
         let keyPath: AnyKeyPath
         /// How the intermediate's leaf and observers are read, as `observePath` found it.
         let access: any IntermediateAccess.Type
-        let flight = Mutex(Flight())
+        let flight = PathFlight()
         @exclusivity(unchecked) public var index = 0
 
         init(keyPath: AnyKeyPath, access: any IntermediateAccess.Type, handler: @escaping (Change) -> Void) {
@@ -43,27 +38,8 @@ public enum APIRewireReference {
             handler(Change(oldValue: old, kind: 1, newValue: new, isPrior: false, keyPath: keyPath))
         }
 
-        func begin(old: Int?) {
-            flight.withLock { flight in
-                if flight.depth == 0 { flight.old = old }
-                flight.depth += 1
-            }
-        }
-
-        func end() -> Int? {
-            flight.withLock { flight in
-                flight.depth -= 1
-                return flight.old
-            }
-        }
-
         public func leafChanged(old: Int, new: Int) {
-            let from = flight.withLock { flight -> Int? in
-                guard flight.depth > 0 else { return old }
-                defer { flight.old = new }
-                return flight.old
-            }
-            deliver(from, new)
+            deliver(flight.from(leafOld: old, new: new), new)
         }
     }
 
@@ -106,12 +82,12 @@ public enum APIRewireReference {
         }
 
         private func willRewire(from old: Child?) {
-            for path in paths.withLock({ $0 }) { path.begin(old: old.map(path.access.leaf)) }
+            for path in paths.withLock({ $0 }) { path.flight.begin(old: old.map(path.access.leaf)) }
         }
 
         private func rewire(from old: Child?, to new: Child?) {
             for path in paths.withLock({ $0 }) {
-                let from = path.end()
+                let from = path.flight.end()
                 if old !== new {
                     if let old { path.access.observers(of: old)._withUnsafeGuaranteedRef { $0.remove(path) } }
                     if let new { path.access.observers(of: new)._withUnsafeGuaranteedRef { $0.insert(path) } }

@@ -11,42 +11,14 @@ import Synchronization
 public enum GuardedRewireReference {
     /// One observation of the path: its handler, its change in flight, and its link in a child's list.
     public final class Observation: ChildLink, @unchecked Sendable {
-        struct Flight {
-            var depth = 0
-            /// The path's value when the change in flight began, or since last delivered.
-            var old: Int? = nil
-        }
-
         let handler: (Int?, Int?) -> Void
-        let flight = Mutex(Flight())
+        let flight = PathFlight()
         @exclusivity(unchecked) public var index = 0
 
         init(_ handler: @escaping (Int?, Int?) -> Void) { self.handler = handler }
 
-        /// The path's intermediate object is about to be replaced; `old` is the path's value now.
-        func begin(old: Int?) {
-            flight.withLock { flight in
-                if flight.depth == 0 { flight.old = old }
-                flight.depth += 1
-            }
-        }
-
-        /// The replacement is stored: ends the change, returning the value it started from.
-        func end() -> Int? {
-            flight.withLock { flight in
-                flight.depth -= 1
-                return flight.old
-            }
-        }
-
-        /// The leaf of the path's child changed: delivered from the path's value while a change is in flight.
         public func leafChanged(old: Int, new: Int) {
-            let from = flight.withLock { flight -> Int? in
-                guard flight.depth > 0 else { return old }
-                defer { flight.old = new }
-                return flight.old
-            }
-            handler(from, new)
+            handler(flight.from(leafOld: old, new: new), new)
         }
     }
 
@@ -69,12 +41,12 @@ public enum GuardedRewireReference {
         }
 
         private func willRewire(from old: Child?) {
-            for path in paths.withLock({ $0 }) { path.begin(old: old?.leaf) }
+            for path in paths.withLock({ $0 }) { path.flight.begin(old: old?.leaf) }
         }
 
         private func rewire(from old: Child?, to new: Child?) {
             for path in paths.withLock({ $0 }) {
-                let from = path.end()
+                let from = path.flight.end()
                 if old !== new {
                     old?.observers.remove(path)
                     new?.observers.insert(path)
