@@ -36,10 +36,10 @@ extension ObserverList {
         table = EntryTable.allocate(capacity: 4)
     }
 
-    /// Under `lock`: counts an entry, or a wait for the key, in `willChangeCount` (`by` 1) or no
-    /// longer (-1). A count is added before the table that holds its entry is published and taken
-    /// away after, so a set that reads the entry reads its count. Atomic: a path's leaf link is
-    /// counted without the lock (`setCountsForWillChange(ownedEntry:_:)`).
+    /// Under `lock` (or an owned entry's owner's): counts an entry, or a wait for the key, in
+    /// `willChangeCount` (`by` 1) or no longer (-1). A count is added before the table that holds its
+    /// entry is published and taken away after, so a set that reads the entry reads its count. Atomic:
+    /// a path's leaf link is counted without the lock (`setCountsForWillChange(ownedEntry:_:)`).
     private func countForWillChange(by delta: Int32) {
         willChangeCount.wrappingAdd(delta, ordering: .releasing)
     }
@@ -106,9 +106,8 @@ extension ObserverList {
     /// changed.
     func setCountsForWillChange(_ entry: ListEntry, _ counts: Bool) {
         lock.withLock {
-            guard entry.countsForWillChange != counts, isRegistered(entry) else { return }
-            entry.countsForWillChange = counts
-            countForWillChange(by: counts ? 1 : -1)
+            guard isRegistered(entry) else { return }
+            setCountsForWillChange(ownedEntry: entry, counts)
         }
     }
 
@@ -118,7 +117,7 @@ extension ObserverList {
     func setCountsForWillChange(ownedEntry entry: ListEntry, _ counts: Bool) {
         guard entry.countsForWillChange != counts else { return }
         entry.countsForWillChange = counts
-        willChangeCount.wrappingAdd(counts ? 1 : -1, ordering: .releasing)
+        countForWillChange(by: counts ? 1 : -1)
     }
 
     private func isRegistered(_ entry: ListEntry) -> Bool {
