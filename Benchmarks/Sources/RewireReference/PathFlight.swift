@@ -4,7 +4,7 @@ import Synchronization
 /// value when a replacement of its intermediate began, from which a leaf change heard meanwhile is
 /// delivered. Shared by `GuardedRewireReference` and `APIRewireReference`.
 struct PathFlight: ~Copyable {
-    private struct State {
+    struct State {
         var depth = 0
         /// The path's value when the change in flight began, or since last delivered.
         var old: Int? = nil
