@@ -53,14 +53,7 @@ func measure(_ benchmark: Benchmark, _ settings: HarnessSettings) -> Measurement
             group: benchmark.group, name: benchmark.name,
             nanosecondsPerOperation: elapsed.nanoseconds / Double(n), iterations: n, samples: 1)
     }
-    // Calibrate: double n until one sample takes at least the target.
-    var n = 1
-    while true {
-        let elapsed = clock.measure { benchmark.run(n) }
-        if elapsed >= settings.sampleTarget || n >= benchmark.maxIterations { break }
-        let scale = elapsed.nanoseconds > 0 ? settings.sampleTarget.nanoseconds / elapsed.nanoseconds : 16
-        n = min(benchmark.maxIterations, max(n * 2, Int(Double(n) * min(scale * 1.1, 16))))
-    }
+    let n = calibratedIterations(benchmark, settings)
     for _ in 0..<settings.warmups { benchmark.run(n) }
     var perOperation: [Double] = []
     for _ in 0..<settings.samples {
@@ -72,6 +65,44 @@ func measure(_ benchmark: Benchmark, _ settings: HarnessSettings) -> Measurement
         group: benchmark.group, name: benchmark.name,
         nanosecondsPerOperation: perOperation[perOperation.count / 2], iterations: n,
         samples: settings.samples)
+}
+
+/// The iterations that make one sample of `benchmark` take at least the target: doubled until it does.
+func calibratedIterations(_ benchmark: Benchmark, _ settings: HarnessSettings) -> Int {
+    let clock = ContinuousClock()
+    var n = 1
+    while true {
+        let elapsed = clock.measure { benchmark.run(n) }
+        if elapsed >= settings.sampleTarget || n >= benchmark.maxIterations { return n }
+        let scale = elapsed.nanoseconds > 0 ? settings.sampleTarget.nanoseconds / elapsed.nanoseconds : 16
+        n = min(benchmark.maxIterations, max(n * 2, Int(Double(n) * min(scale * 1.1, 16))))
+    }
+}
+
+/// The median, over `pairs` pairs of samples, of `a`'s time per operation ÷ `b`'s, the two samples
+/// of a pair taken back to back (in turn first): a slow spell of the machine then slows both sides of
+/// a ratio, where two rows measured a while apart can each catch a different spell.
+func pairedRatio(_ a: Benchmark, _ b: Benchmark, _ settings: HarnessSettings, pairs: Int = 15) -> Double {
+    let clock = ContinuousClock()
+    let (na, nb) = (calibratedIterations(a, settings), calibratedIterations(b, settings))
+    for _ in 0..<settings.warmups {
+        a.run(na)
+        b.run(nb)
+    }
+    func sample(_ benchmark: Benchmark, _ n: Int) -> Double {
+        clock.measure { benchmark.run(n) }.nanoseconds / Double(n)
+    }
+    var ratios: [Double] = []
+    for pair in 0..<pairs {
+        if pair.isMultiple(of: 2) {
+            let first = sample(a, na)
+            ratios.append(first / sample(b, nb))
+        } else {
+            let second = sample(b, nb)
+            ratios.append(sample(a, na) / second)
+        }
+    }
+    return ratios.sorted()[pairs / 2]
 }
 
 func format(_ nanoseconds: Double) -> String {

@@ -72,6 +72,11 @@ for benchmark in benchmarks where filter.map({ benchmark.group.contains($0) || b
     results.first { $0.group == group && $0.name.hasPrefix(name) }?.nanosecondsPerOperation
 }
 
+/// A benchmark of this run, by group and the start of its name.
+@MainActor func benchmark(_ group: String, _ name: String) -> Benchmark? {
+    benchmarks.first { $0.group == group && $0.name.hasPrefix(name) }
+}
+
 // MARK: Tables
 
 let baselines: [String: [String]] = [
@@ -212,6 +217,12 @@ if let ours = result(intermediateGroup, Name.observed), let observation = result
     if let api = result(intermediateGroup, Name.apiRewireReference) {
         let ratio = formatRatio(ours / api)
         print("| (figure) intermediate replaced vs the least re-wire of this API | \(format(ours)), \(ratio) | — |")
+        if !settings.quick, let oursCase = benchmark(intermediateGroup, Name.observed),
+            let apiCase = benchmark(intermediateGroup, Name.apiRewireReference)
+        {
+            let paired = formatRatio(pairedRatio(oursCase, apiCase, settings))
+            print("| (figure) the same, samples taken in pairs (the median of 15 pairs' ratios) | \(paired) | — |")
+        }
     }
 }
 if let pair = result("observe + cancel", Name.observed + " \\.value") {

@@ -1,7 +1,7 @@
 // A second harness for the nested-path rows, simpler than `Benchmarks`: each case a plain loop timed
-// by `ContinuousClock`, the median of 15 rounds, ratios within this run. Its models are its own; the
-// least re-wires are the same references (`RewireReference`, `GuardedRewireReference`,
-// `APIRewireReference`). Run:
+// by `ContinuousClock`, the median of 15 rounds, ratios within this run (one also from rounds in
+// pairs). Its models are its own; the least re-wires are the same references (`RewireReference`,
+// `GuardedRewireReference`, `APIRewireReference`). Run:
 // `swift run -c release --package-path Benchmarks NestedRows`.
 import ObservableCore
 import Observation
@@ -40,8 +40,32 @@ func nanosecondsPerOperation(_ n: Int, rounds: Int = 15, _ body: (Int) -> Void) 
     return times.sorted()[rounds / 2] / Double(n)
 }
 
+/// The median, over `rounds` pairs of rounds, of `a`'s time ÷ `b`'s, the two rounds of a pair run back
+/// to back (in turn first), so that a slow spell of the machine slows both sides of a ratio.
+func pairedRatio(_ n: Int, rounds: Int = 15, _ a: (Int) -> Void, _ b: (Int) -> Void) -> Double {
+    a(n / 10)
+    b(n / 10)
+    let clock = ContinuousClock()
+    func time(_ body: (Int) -> Void) -> Double {
+        let elapsed = clock.measure { body(n) }
+        return Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
+    }
+    var ratios: [Double] = []
+    for round in 0..<rounds {
+        if round.isMultiple(of: 2) {
+            let first = time(a)
+            ratios.append(first / time(b))
+        } else {
+            let second = time(b)
+            ratios.append(time(a) / second)
+        }
+    }
+    return ratios.sorted()[rounds / 2]
+}
+
 let tally = Tally()
 var rows: [(String, Double)] = []
+var pairedRatios: [(String, Double)] = []
 
 /// Tracks `tracked.child?.leaf` with Observation, then runs `change`, which ends the tracking: the
 /// re-armed form Observation needs for every change.
@@ -114,6 +138,29 @@ do {
         apiRoot.child = child
         for i in 0..<n { child.leaf = i }
     }
+}
+
+// The re-wire and the least of this API, timed in pairs of rounds.
+do {
+    let parent = Parent()
+    let children = [Leaf(), Leaf()]
+    parent.child = children[0]
+    let token = parent.observe(\.child?.leaf, options: [.old, .new]) { _, change in
+        tally.count &+= ((change.oldValue ?? nil) ?? 0) &+ ((change.newValue ?? nil) ?? 0) &+ 1
+    }
+    let apiRoot = APIRewireReference.Root()
+    let apiChildren = [APIRewireReference.Child(), APIRewireReference.Child()]
+    apiRoot.child = apiChildren[0]
+    apiRoot.observePath(\APIRewireReference.Root.child?.leaf) { change in
+        tally.count &+= (change.oldValue ?? 0) &+ (change.newValue ?? 0) &+ 1
+    }
+    let ratio = pairedRatio(100_000) { n in
+        for i in 0..<n { parent.child = children[i & 1] }
+    } _: { n in
+        for i in 0..<n { apiRoot.child = apiChildren[i & 1] }
+    }
+    pairedRatios.append(("intermediate replaced ÷ the least re-wire of this API, rounds in pairs", ratio))
+    token.cancel()
 }
 
 // A path observed, then cancelled (Observation: tracked, then ended by a change of the leaf).
@@ -211,4 +258,5 @@ print("")
 print("| ratio | value |")
 print("| --- | ---: |")
 for (name, ours, reference) in ratios { print("| \(name) | \(fixed(ours / reference, 2))× |") }
+for (name, ratio) in pairedRatios { print("| \(name) | \(fixed(ratio, 2))× |") }
 print("(tally \(tally.count))")
