@@ -28,15 +28,16 @@ final class Tally: @unchecked Sendable {
     var count = 0
 }
 
+/// Nanoseconds that `body(n)` takes, timed once.
+func nanoseconds(_ n: Int, _ body: (Int) -> Void) -> Double {
+    let elapsed = ContinuousClock().measure { body(n) }
+    return Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
+}
+
 /// Nanoseconds per operation of `body(n)`: the median of `rounds` timed rounds, after one untimed.
 func nanosecondsPerOperation(_ n: Int, rounds: Int = 15, _ body: (Int) -> Void) -> Double {
     body(n / 10)
-    let clock = ContinuousClock()
-    var times: [Double] = []
-    for _ in 0..<rounds {
-        let elapsed = clock.measure { body(n) }
-        times.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
-    }
+    let times = (0..<rounds).map { _ in nanoseconds(n, body) }
     return times.sorted()[rounds / 2] / Double(n)
 }
 
@@ -45,19 +46,14 @@ func nanosecondsPerOperation(_ n: Int, rounds: Int = 15, _ body: (Int) -> Void) 
 func pairedRatio(_ n: Int, rounds: Int = 15, _ a: (Int) -> Void, _ b: (Int) -> Void) -> Double {
     a(n / 10)
     b(n / 10)
-    let clock = ContinuousClock()
-    func time(_ body: (Int) -> Void) -> Double {
-        let elapsed = clock.measure { body(n) }
-        return Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
-    }
     var ratios: [Double] = []
     for round in 0..<rounds {
         if round.isMultiple(of: 2) {
-            let first = time(a)
-            ratios.append(first / time(b))
+            let first = nanoseconds(n, a)
+            ratios.append(first / nanoseconds(n, b))
         } else {
-            let second = time(b)
-            ratios.append(time(a) / second)
+            let second = nanoseconds(n, b)
+            ratios.append(nanoseconds(n, a) / second)
         }
     }
     return ratios.sorted()[rounds / 2]
@@ -91,10 +87,10 @@ do {
     let token = parent.observe(\.child?.leaf, options: [.old, .new]) { _, change in
         tally.count &+= ((change.oldValue ?? nil) ?? 0) &+ ((change.newValue ?? nil) ?? 0) &+ 1
     }
-    measure("intermediate replaced: ObservableCore", 100_000) { n in
+    let replaceChild = { (n: Int) in
         for i in 0..<n { parent.child = children[i & 1] }
     }
-    token.cancel()
+    measure("intermediate replaced: ObservableCore", 100_000, replaceChild)
 
     let tracked = TrackedParent()
     let trackedChildren = [TrackedLeaf(), TrackedLeaf()]
@@ -130,36 +126,22 @@ do {
     apiRoot.observePath(\APIRewireReference.Root.child?.leaf) { change in
         tally.count &+= (change.oldValue ?? 0) &+ (change.newValue ?? 0) &+ 1
     }
-    measure("intermediate replaced: the least re-wire of this API", 100_000) { n in
+    let replaceAPIChild = { (n: Int) in
         for i in 0..<n { apiRoot.child = apiChildren[i & 1] }
     }
+    measure("intermediate replaced: the least re-wire of this API", 100_000, replaceAPIChild)
     measure("leaf change: the least re-wire of this API's own", 1_000_000) { n in
         let child = apiChildren[0]
         apiRoot.child = child
         for i in 0..<n { child.leaf = i }
     }
-}
 
-// The re-wire and the least of this API, timed in pairs of rounds.
-do {
-    let parent = Parent()
-    let children = [Leaf(), Leaf()]
-    parent.child = children[0]
-    let token = parent.observe(\.child?.leaf, options: [.old, .new]) { _, change in
-        tally.count &+= ((change.oldValue ?? nil) ?? 0) &+ ((change.newValue ?? nil) ?? 0) &+ 1
-    }
-    let apiRoot = APIRewireReference.Root()
-    let apiChildren = [APIRewireReference.Child(), APIRewireReference.Child()]
-    apiRoot.child = apiChildren[0]
-    apiRoot.observePath(\APIRewireReference.Root.child?.leaf) { change in
-        tally.count &+= (change.oldValue ?? 0) &+ (change.newValue ?? 0) &+ 1
-    }
-    let ratio = pairedRatio(100_000) { n in
-        for i in 0..<n { parent.child = children[i & 1] }
-    } _: { n in
-        for i in 0..<n { apiRoot.child = apiChildren[i & 1] }
-    }
-    pairedRatios.append(("intermediate replaced ÷ the least re-wire of this API, rounds in pairs", ratio))
+    // The same two loops, timed in pairs of rounds.
+    pairedRatios.append(
+        (
+            "intermediate replaced ÷ the least re-wire of this API, rounds in pairs",
+            pairedRatio(100_000, replaceChild, replaceAPIChild)
+        ))
     token.cancel()
 }
 
